@@ -1,0 +1,9 @@
+//! yeoul: a Go engine that speaks GTP.
+//!
+//! Reading order: [`rules`] (the rules core: board, game, scoring), then [`search`]
+//! (playouts), then [`bench`] (the playout benchmark behind `yeoul bench`).
+#![forbid(unsafe_code)]
+
+pub mod bench;
+pub mod rules;
+pub mod search;

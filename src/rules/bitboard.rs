@@ -1,0 +1,216 @@
+//! A fixed-capacity set of points, one bit per mailbox index.
+//!
+//! Shifting by 1 or by the stride moves every point to a neighbour; neighbours that fall
+//! on a guard cell are removed by one AND with the board mask, so there are no
+//! per-direction edge masks.
+
+use super::point::{BoardSize, CELLS, Point};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
+
+/// Words needed for every mailbox index of the largest board.
+pub const WORDS: usize = CELLS.div_ceil(64);
+
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Bitboard([u64; WORDS]);
+
+impl Bitboard {
+    pub const EMPTY: Bitboard = Bitboard([0; WORDS]);
+
+    /// Every on-board point of `size`.
+    pub fn on_board(size: BoardSize) -> Bitboard {
+        size.all_points().collect()
+    }
+
+    #[inline]
+    pub fn insert(&mut self, p: Point) {
+        self.0[p.index() / 64] |= 1 << (p.index() % 64);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, p: Point) {
+        self.0[p.index() / 64] &= !(1 << (p.index() % 64));
+    }
+
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        self.0[p.index() / 64] >> (p.index() % 64) & 1 != 0
+    }
+
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The points in increasing index order.
+    pub fn iter(&self) -> BitIter {
+        BitIter { words: self.0, word: 0 }
+    }
+
+    /// Every bit moved `k` places towards higher indices (0 < k < 64).
+    #[inline]
+    fn shifted_up(&self, k: u32) -> Bitboard {
+        let mut out = [0; WORDS];
+        out[0] = self.0[0] << k;
+        for i in 1..WORDS {
+            out[i] = (self.0[i] << k) | (self.0[i - 1] >> (64 - k));
+        }
+        Bitboard(out)
+    }
+
+    /// Every bit moved `k` places towards lower indices (0 < k < 64).
+    #[inline]
+    fn shifted_down(&self, k: u32) -> Bitboard {
+        let mut out = [0; WORDS];
+        for i in 0..WORDS - 1 {
+            out[i] = (self.0[i] >> k) | (self.0[i + 1] << (64 - k));
+        }
+        out[WORDS - 1] = self.0[WORDS - 1] >> k;
+        Bitboard(out)
+    }
+
+    /// The points orthogonally adjacent to some point of `self`, within `on_board`
+    /// (which may include `self`'s own points).
+    #[inline]
+    pub fn neighbours(&self, size: BoardSize, on_board: &Bitboard) -> Bitboard {
+        let w = size.stride() as u32;
+        (self.shifted_up(1) | self.shifted_down(1) | self.shifted_up(w) | self.shifted_down(w))
+            & *on_board
+    }
+
+    /// The points of `within` connected to `seed` through `within` (the seed is kept only
+    /// where it lies inside `within`).
+    pub fn flood(seed: Bitboard, within: Bitboard, size: BoardSize) -> Bitboard {
+        let mut filled = seed & within;
+        loop {
+            let grown = (filled | filled.neighbours(size, &within)) & within;
+            if grown == filled {
+                return filled;
+            }
+            filled = grown;
+        }
+    }
+}
+
+impl FromIterator<Point> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Point>>(iter: I) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for p in iter {
+            b.insert(p);
+        }
+        b
+    }
+}
+
+impl std::fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter().map(Point::index)).finish()
+    }
+}
+
+macro_rules! word_op {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl $trait for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $method(self, rhs: Bitboard) -> Bitboard {
+                let mut out = self.0;
+                for (o, r) in out.iter_mut().zip(rhs.0) {
+                    *o = *o $op r;
+                }
+                Bitboard(out)
+            }
+        }
+    };
+}
+word_op!(BitAnd, bitand, &);
+word_op!(BitOr, bitor, |);
+word_op!(BitXor, bitxor, ^);
+
+impl BitAndAssign for Bitboard {
+    #[inline]
+    fn bitand_assign(&mut self, rhs: Bitboard) {
+        *self = *self & rhs;
+    }
+}
+
+impl BitOrAssign for Bitboard {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: Bitboard) {
+        *self = *self | rhs;
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    /// The complement over all mailbox indices: AND it with a board mask.
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(self.0.map(|w| !w))
+    }
+}
+
+/// Iterator over the points of a [`Bitboard`].
+pub struct BitIter {
+    words: [u64; WORDS],
+    word: usize,
+}
+
+impl Iterator for BitIter {
+    type Item = Point;
+    #[inline]
+    fn next(&mut self) -> Option<Point> {
+        while self.word < WORDS {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(Point::from_index(self.word * 64 + w.trailing_zeros() as usize));
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_never_leave_the_board_or_wrap_around_rows() {
+        for n in 2..=19 {
+            let size = BoardSize::new(n).unwrap();
+            let on = Bitboard::on_board(size);
+            for p in size.all_points() {
+                let (c, r) = size.col_row(p);
+                let mut expected = Bitboard::EMPTY;
+                for (dc, dr) in [(-1i32, 0i32), (1, 0), (0, -1), (0, 1)] {
+                    let (nc, nr) = (c as i32 + dc, r as i32 + dr);
+                    if nc >= 0 && nr >= 0 {
+                        if let Ok(q) = size.point(nc as usize, nr as usize) {
+                            expected.insert(q);
+                        }
+                    }
+                }
+                let single: Bitboard = [p].into_iter().collect();
+                assert_eq!(single.neighbours(size, &on), expected, "size {n} point {p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn flood_fills_a_connected_region_only() {
+        let size = BoardSize::new(5).unwrap();
+        let on = Bitboard::on_board(size);
+        // A wall on column C splits the board into two regions.
+        let wall: Bitboard = (0..5).map(|r| size.point(2, r).unwrap()).collect();
+        let seed: Bitboard = [size.point(0, 0).unwrap()].into_iter().collect();
+        let left = Bitboard::flood(seed, on & !wall, size);
+        assert_eq!(left.count(), 10);
+        assert!(left.iter().all(|p| size.col_row(p).0 < 2));
+    }
+}

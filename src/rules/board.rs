@@ -1,0 +1,636 @@
+//! The board: stones, chains, pseudo-liberties, captures, the simple-ko point and the
+//! Zobrist hash. A small `Copy` value with no heap, copied once per playout.
+//!
+//! Bitboards of the stones are canonical for whole-board questions (scoring, floods);
+//! on top of them sit libego-style accelerators that make one move O(neighbours):
+//! packed neighbour-colour counters, chain ids with a ring of stones per chain,
+//! pseudo-liberty counts (a liberty counted once per adjacent stone, zero exactly when
+//! the chain has no liberty) and an empty-point list.
+
+use super::bitboard::Bitboard;
+use super::color::Color;
+use super::point::{BoardSize, CELLS, MAX_POINTS, Point};
+use super::zobrist::stone_key;
+use std::fmt;
+
+/// Why a move is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    OffBoard,
+    Occupied,
+    /// Retakes a simple ko at once.
+    Ko,
+    /// Leaves its own chain without liberties and captures nothing.
+    Suicide,
+    /// Recreates an earlier whole-board position (positional or situational superko).
+    Superko,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IllegalMove::OffBoard => "point is off the board",
+            IllegalMove::Occupied => "point is occupied",
+            IllegalMove::Ko => "retakes a ko",
+            IllegalMove::Suicide => "suicide",
+            IllegalMove::Superko => "repeats an earlier position",
+        })
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// What a point holds. `Off` marks the guard cells around the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Stone(Color),
+    Empty,
+    Off,
+}
+
+// Cell codes in `Board::cells`: the two colours, then empty, then off-board.
+const EMPTY: u8 = 2;
+const OFF: u8 = 3;
+
+// Neighbour counters, four bits each, packed in a u16: black, white, empty. An off-board
+// neighbour counts as both a black and a white one, so "eye-like for black" is
+// "black count == 4" whatever the edge.
+const COUNT_SHIFT: [u32; 3] = [0, 4, 8];
+const COUNT_ONE: [u16; 3] = [1, 1 << 4, 1 << 8];
+
+#[inline]
+fn neighbour_count(packed: u16, code: u8) -> u16 {
+    (packed >> COUNT_SHIFT[code as usize]) & 0xF
+}
+
+/// Whether multi-stone suicide is a legal move (it is under `new_zealand` and `tromp-taylor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Suicide {
+    Forbidden,
+    /// Multi-stone suicide is legal and removes the chain; single-stone suicide is not.
+    MultiStoneAllowed,
+}
+
+#[derive(Clone, Copy)]
+pub struct Board {
+    size: BoardSize,
+    on_board: Bitboard,
+    stones: [Bitboard; 2],
+    cells: [u8; CELLS],
+    /// Packed neighbour counters of each point.
+    neighbour_counts: [u16; CELLS],
+    /// Chain id (a point of the chain) of each stone.
+    chain: [u16; CELLS],
+    /// The next stone of the same chain: each chain is a ring.
+    next: [u16; CELLS],
+    /// Pseudo-liberties, indexed by chain id.
+    liberties: [u16; CELLS],
+    /// Stones, indexed by chain id.
+    chain_len: [u16; CELLS],
+    /// Empty points, in no particular order; `empty_index` maps a point to its slot.
+    empty: [u16; MAX_POINTS],
+    empty_len: u16,
+    empty_index: [u16; CELLS],
+    /// The point the colour `ko_banned` may not play at once (0: none).
+    ko_point: u16,
+    ko_banned: u8,
+    hash: u64,
+    /// Stones captured by each colour (including opposing multi-stone suicides).
+    captures: [u32; 2],
+}
+
+impl Board {
+    /// An empty board.
+    pub fn new(size: BoardSize) -> Board {
+        let mut board = Board {
+            size,
+            on_board: Bitboard::on_board(size),
+            stones: [Bitboard::EMPTY; 2],
+            cells: [OFF; CELLS],
+            neighbour_counts: [0; CELLS],
+            chain: [0; CELLS],
+            next: [0; CELLS],
+            liberties: [0; CELLS],
+            chain_len: [0; CELLS],
+            empty: [0; MAX_POINTS],
+            empty_len: 0,
+            empty_index: [0; CELLS],
+            ko_point: 0,
+            ko_banned: 0,
+            hash: 0,
+            captures: [0; 2],
+        };
+        for p in size.all_points() {
+            board.cells[p.index()] = EMPTY;
+            board.empty[board.empty_len as usize] = p.index() as u16;
+            board.empty_index[p.index()] = board.empty_len;
+            board.empty_len += 1;
+        }
+        for p in size.all_points() {
+            let mut counts = 0;
+            for q in board.neighbours(p.index()) {
+                counts += if board.cells[q] == OFF {
+                    COUNT_ONE[0] + COUNT_ONE[1]
+                } else {
+                    COUNT_ONE[EMPTY as usize]
+                };
+            }
+            board.neighbour_counts[p.index()] = counts;
+        }
+        board
+    }
+
+    #[inline]
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// Every on-board point.
+    #[inline]
+    pub fn on_board(&self) -> Bitboard {
+        self.on_board
+    }
+
+    /// The stones of one colour.
+    #[inline]
+    pub fn stones(&self, color: Color) -> Bitboard {
+        self.stones[color.index()]
+    }
+
+    /// The empty points.
+    #[inline]
+    pub fn empty_points(&self) -> Bitboard {
+        self.on_board & !(self.stones[0] | self.stones[1])
+    }
+
+    /// What `p` holds (any mailbox index of this size, guard cells included).
+    #[inline]
+    pub fn cell(&self, p: Point) -> Cell {
+        match self.cells[p.index()] {
+            0 => Cell::Stone(Color::Black),
+            1 => Cell::Stone(Color::White),
+            EMPTY => Cell::Empty,
+            _ => Cell::Off,
+        }
+    }
+
+    /// The colour of the stone on `p`, if any.
+    #[inline]
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        match self.cell(p) {
+            Cell::Stone(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The Zobrist hash of the stone arrangement (ko, turn and prisoners excluded).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash recomputed from the stones: the slow check of the incremental one.
+    pub fn hash_from_scratch(&self) -> u64 {
+        Color::BOTH
+            .iter()
+            .flat_map(|&c| self.stones(c).iter().map(move |p| stone_key(c, p)))
+            .fold(0, |h, k| h ^ k)
+    }
+
+    /// The point `color` may not play at once because it would retake a ko.
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        (self.ko_point != 0).then(|| {
+            let banned = if self.ko_banned == 0 { Color::Black } else { Color::White };
+            (Point::from_index(self.ko_point as usize), banned)
+        })
+    }
+
+    /// Clears the simple-ko ban, as a pass or any other move does.
+    #[inline]
+    pub fn clear_ko(&mut self) {
+        self.ko_point = 0;
+    }
+
+    /// Stones `color` has captured so far.
+    pub fn captures(&self, color: Color) -> u32 {
+        self.captures[color.index()]
+    }
+
+    /// Number of empty points.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.empty_len as usize
+    }
+
+    /// The `i`-th entry of the empty-point list (`i < empty_count()`).
+    #[inline]
+    pub fn empty_at(&self, i: usize) -> Point {
+        Point::from_index(self.empty[i] as usize)
+    }
+
+    /// Swaps two entries of the empty-point list: the order is free, so a sampler may
+    /// move rejected points out of its way.
+    #[inline]
+    pub fn swap_empty(&mut self, i: usize, j: usize) {
+        self.empty.swap(i, j);
+        self.empty_index[self.empty[i] as usize] = i as u16;
+        self.empty_index[self.empty[j] as usize] = j as u16;
+    }
+
+    #[inline]
+    fn neighbours(&self, p: usize) -> [usize; 4] {
+        let w = self.size.stride();
+        [p - w, p - 1, p + 1, p + w]
+    }
+
+    #[inline]
+    pub(crate) fn diagonals(&self, p: usize) -> [usize; 4] {
+        let w = self.size.stride();
+        [p - w - 1, p - w + 1, p + w - 1, p + w + 1]
+    }
+
+    /// The four orthogonal neighbours of `p` (guard cells included).
+    #[inline]
+    pub fn neighbour_points(&self, p: Point) -> [Point; 4] {
+        self.neighbours(p.index()).map(Point::from_index)
+    }
+
+    /// The four diagonal neighbours of `p` (guard cells included).
+    #[inline]
+    pub fn diagonal_points(&self, p: Point) -> [Point; 4] {
+        self.diagonals(p.index()).map(Point::from_index)
+    }
+
+    /// How many of `p`'s four neighbours hold a stone of `color` or are off the board.
+    #[inline]
+    pub fn neighbours_of_color_or_edge(&self, p: Point, color: Color) -> u32 {
+        neighbour_count(self.neighbour_counts[p.index()], color as u8) as u32
+    }
+
+    /// How many of `p`'s neighbours are empty.
+    #[inline]
+    pub fn empty_neighbours(&self, p: Point) -> u32 {
+        neighbour_count(self.neighbour_counts[p.index()], EMPTY) as u32
+    }
+
+    /// The stones of the chain through `p` (a stone).
+    pub fn chain_stones(&self, p: Point) -> Bitboard {
+        debug_assert!(self.color_at(p).is_some());
+        let mut stones = Bitboard::EMPTY;
+        let start = p.index();
+        let mut q = start;
+        loop {
+            stones.insert(Point::from_index(q));
+            q = self.next[q] as usize;
+            if q == start {
+                return stones;
+            }
+        }
+    }
+
+    /// The liberties of the chain through `p` (a stone), exactly.
+    pub fn chain_liberties(&self, p: Point) -> Bitboard {
+        self.chain_stones(p).neighbours(self.size, &self.on_board) & self.empty_points()
+    }
+
+    /// Whether the chain through `p` (a stone) has exactly one liberty.
+    pub fn is_in_atari(&self, p: Point) -> bool {
+        self.chain_liberties(p).count() == 1
+    }
+
+    /// Checks a move by `color` at `p` against every rule the board knows: on board, empty,
+    /// simple ko, suicide. Superko is the game's business.
+    pub fn check(&self, p: Point, color: Color, suicide: Suicide) -> Result<(), IllegalMove> {
+        if !self.size.contains(p) {
+            return Err(IllegalMove::OffBoard);
+        }
+        let i = p.index();
+        if self.cells[i] != EMPTY {
+            return Err(IllegalMove::Occupied);
+        }
+        if neighbour_count(self.neighbour_counts[i], EMPTY) > 0 {
+            return Ok(());
+        }
+        if self.ko_point as usize == i && self.ko_banned == color as u8 {
+            return Err(IllegalMove::Ko);
+        }
+        match self.captures_or_keeps_a_liberty(i, color as u8) {
+            true => Ok(()),
+            false if suicide == Suicide::MultiStoneAllowed && self.has_own_neighbour(i, color) => {
+                Ok(())
+            }
+            false => Err(IllegalMove::Suicide),
+        }
+    }
+
+    /// [`Board::check`] as a bool, for an on-board point: the playout's fast path.
+    #[inline]
+    pub fn is_legal(&self, p: Point, color: Color, suicide: Suicide) -> bool {
+        let i = p.index();
+        if self.cells[i] != EMPTY {
+            return false;
+        }
+        if neighbour_count(self.neighbour_counts[i], EMPTY) > 0 {
+            return true;
+        }
+        if self.ko_point as usize == i && self.ko_banned == color as u8 {
+            return false;
+        }
+        self.captures_or_keeps_a_liberty(i, color as u8)
+            || (suicide == Suicide::MultiStoneAllowed && self.has_own_neighbour(i, color))
+    }
+
+    #[inline]
+    fn has_own_neighbour(&self, p: usize, color: Color) -> bool {
+        self.neighbours(p).iter().any(|&q| self.cells[q] == color as u8)
+    }
+
+    /// For an empty point with no empty neighbour: whether a stone of `color` there would
+    /// capture an opposing chain, or join an own chain that keeps another liberty.
+    #[inline]
+    fn captures_or_keeps_a_liberty(&self, p: usize, color: u8) -> bool {
+        let nbs = self.neighbours(p);
+        for (k, &q) in nbs.iter().enumerate() {
+            let cell = self.cells[q];
+            if cell >= EMPTY {
+                continue;
+            }
+            let id = self.chain[q];
+            // The chain loses one pseudo-liberty per stone of it next to p.
+            let mut adjacent = 1;
+            for (j, &r) in nbs.iter().enumerate() {
+                if j != k && self.cells[r] < EMPTY && self.chain[r] == id {
+                    adjacent += 1;
+                }
+            }
+            let left = self.liberties[id as usize] - adjacent;
+            if (cell == color) == (left > 0) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Plays a stone that [`Board::check`] accepts and returns the number of opposing
+    /// stones captured. A multi-stone suicide (where the rules allow it) removes the chain.
+    pub fn play_unchecked(&mut self, p: Point, color: Color) -> u32 {
+        debug_assert!(
+            self.check(p, color, Suicide::MultiStoneAllowed).is_ok(),
+            "illegal move {} for {color}",
+            self.size.name(p)
+        );
+        let i = p.index();
+        let own = color as u8;
+        let opp = 1 - own;
+        let into_opponent_eye_shape = neighbour_count(self.neighbour_counts[i], opp) == 4;
+        self.ko_point = 0;
+        self.place_stone(i, own);
+
+        let nbs = self.neighbours(i);
+        for &q in &nbs {
+            if self.cells[q] < EMPTY {
+                self.liberties[self.chain[q] as usize] -= 1;
+            }
+        }
+        let mut captured = 0;
+        let mut last_captured = 0;
+        for &q in &nbs {
+            if self.cells[q] == opp && self.liberties[self.chain[q] as usize] == 0 {
+                last_captured = self.chain[q] as usize;
+                captured += self.remove_chain(last_captured);
+            }
+        }
+        for &q in &nbs {
+            if self.cells[q] == own && self.chain[q] != self.chain[i] {
+                self.merge_chains(self.chain[i] as usize, self.chain[q] as usize);
+            }
+        }
+        self.captures[own as usize] += captured;
+        if self.liberties[self.chain[i] as usize] == 0 {
+            let lost = self.remove_chain(self.chain[i] as usize);
+            self.captures[opp as usize] += lost;
+        } else if captured == 1 && into_opponent_eye_shape {
+            // A lone stone that took a lone stone in the opponent's eye shape: a ko.
+            self.ko_point = last_captured as u16;
+            self.ko_banned = opp;
+        }
+        captured
+    }
+
+    /// Checks and plays a move; the board is unchanged when it is refused.
+    pub fn play(&mut self, p: Point, color: Color, suicide: Suicide) -> Result<u32, IllegalMove> {
+        self.check(p, color, suicide)?;
+        Ok(self.play_unchecked(p, color))
+    }
+
+    /// Puts a stone on an empty point without resolving captures: for setting up
+    /// positions (diagrams, handicap). Call [`Board::has_chain_without_liberties`] after.
+    pub fn place_setup_stone(&mut self, p: Point, color: Color) -> Result<(), IllegalMove> {
+        if !self.size.contains(p) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if self.cells[p.index()] != EMPTY {
+            return Err(IllegalMove::Occupied);
+        }
+        let i = p.index();
+        self.ko_point = 0;
+        self.place_stone(i, color as u8);
+        for q in self.neighbours(i) {
+            if self.cells[q] < EMPTY {
+                self.liberties[self.chain[q] as usize] -= 1;
+            }
+        }
+        for q in self.neighbours(i) {
+            if self.cells[q] == color as u8 && self.chain[q] != self.chain[i] {
+                self.merge_chains(self.chain[i] as usize, self.chain[q] as usize);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether some chain has no liberty (a set-up position that no game can reach).
+    pub fn has_chain_without_liberties(&self) -> bool {
+        (self.stones[0] | self.stones[1])
+            .iter()
+            .any(|p| self.liberties[self.chain[p.index()] as usize] == 0)
+    }
+
+    /// Stone bookkeeping shared by moves and set-up: cell, bitboard, hash, empty list,
+    /// neighbour counters, and a new one-stone chain.
+    #[inline]
+    fn place_stone(&mut self, p: usize, code: u8) {
+        let point = Point::from_index(p);
+        let color = if code == 0 { Color::Black } else { Color::White };
+        self.cells[p] = code;
+        self.stones[code as usize].insert(point);
+        self.hash ^= stone_key(color, point);
+
+        let slot = self.empty_index[p] as usize;
+        let last = self.empty[self.empty_len as usize - 1];
+        self.empty[slot] = last;
+        self.empty_index[last as usize] = slot as u16;
+        self.empty_len -= 1;
+
+        self.chain[p] = p as u16;
+        self.next[p] = p as u16;
+        self.chain_len[p] = 1;
+        self.liberties[p] = neighbour_count(self.neighbour_counts[p], EMPTY);
+        for q in self.neighbours(p) {
+            // Guard cells' counters are never read: let them wrap.
+            self.neighbour_counts[q] = self.neighbour_counts[q]
+                .wrapping_add(COUNT_ONE[code as usize])
+                .wrapping_sub(COUNT_ONE[EMPTY as usize]);
+        }
+    }
+
+    /// Removes the chain `id` from the board and returns its size.
+    fn remove_chain(&mut self, id: usize) -> u32 {
+        let code = self.cells[id];
+        let color = if code == 0 { Color::Black } else { Color::White };
+        let mut removed = 0;
+        let mut q = id;
+        loop {
+            let point = Point::from_index(q);
+            self.cells[q] = EMPTY;
+            self.stones[code as usize].remove(point);
+            self.hash ^= stone_key(color, point);
+            self.empty[self.empty_len as usize] = q as u16;
+            self.empty_index[q] = self.empty_len;
+            self.empty_len += 1;
+            removed += 1;
+            q = self.next[q] as usize;
+            if q == id {
+                break;
+            }
+        }
+        // Second walk, once every stone is gone: neighbours gain an empty point.
+        loop {
+            for r in self.neighbours(q) {
+                self.neighbour_counts[r] = self.neighbour_counts[r]
+                    .wrapping_add(COUNT_ONE[EMPTY as usize])
+                    .wrapping_sub(COUNT_ONE[code as usize]);
+                if self.cells[r] < EMPTY {
+                    self.liberties[self.chain[r] as usize] += 1;
+                }
+            }
+            q = self.next[q] as usize;
+            if q == id {
+                break;
+            }
+        }
+        removed
+    }
+
+    /// Joins two chains, relabelling the smaller one.
+    #[inline]
+    fn merge_chains(&mut self, a: usize, b: usize) {
+        let (keep, gone) = if self.chain_len[a] >= self.chain_len[b] { (a, b) } else { (b, a) };
+        let mut q = gone;
+        loop {
+            self.chain[q] = keep as u16;
+            q = self.next[q] as usize;
+            if q == gone {
+                break;
+            }
+        }
+        self.next.swap(keep, gone);
+        self.liberties[keep] += self.liberties[gone];
+        self.chain_len[keep] += self.chain_len[gone];
+    }
+
+    /// Checks every incremental structure against a recomputation; for tests and debugging.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.hash != self.hash_from_scratch() {
+            return Err("incremental hash differs from the recomputed one".into());
+        }
+        let empty = self.empty_points();
+        if empty.count() as usize != self.empty_count() {
+            return Err("empty list has the wrong length".into());
+        }
+        for i in 0..self.empty_count() {
+            let p = self.empty_at(i);
+            if !empty.contains(p) || self.empty_index[p.index()] as usize != i {
+                return Err(format!("empty list slot {i} is wrong"));
+            }
+        }
+        for p in self.size.all_points() {
+            let mut expected = 0;
+            for q in self.neighbours(p.index()) {
+                expected += match self.cells[q] {
+                    OFF => COUNT_ONE[0] + COUNT_ONE[1],
+                    code => COUNT_ONE[code as usize],
+                };
+            }
+            if expected != self.neighbour_counts[p.index()] {
+                return Err(format!("neighbour counts of {} are wrong", self.size.name(p)));
+            }
+            if let Some(color) = self.color_at(p) {
+                if !self.stones(color).contains(p) {
+                    return Err("bitboard and cells disagree".into());
+                }
+                let stones = Bitboard::flood(
+                    [p].into_iter().collect(),
+                    self.stones(color),
+                    self.size,
+                );
+                if stones != self.chain_stones(p) {
+                    return Err(format!("chain ring of {} is wrong", self.size.name(p)));
+                }
+                let id = self.chain[p.index()] as usize;
+                if !stones.iter().all(|q| self.chain[q.index()] as usize == id) {
+                    return Err("chain ids disagree".into());
+                }
+                let pseudo: u32 = stones.iter().map(|q| self.empty_neighbours(q)).sum();
+                if pseudo != self.liberties[id] as u32 || stones.count() != self.chain_len[id] as u32
+                {
+                    return Err(format!("liberty or size count of {} is wrong", self.size.name(p)));
+                }
+                if pseudo == 0 {
+                    return Err("a chain without liberties is on the board".into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Board {
+    /// Whether every field, internal order included, is the same: what undo must restore.
+    pub fn is_identical(&self, other: &Board) -> bool {
+        self.size == other.size
+            && self.on_board == other.on_board
+            && self.stones == other.stones
+            && self.cells == other.cells
+            && self.neighbour_counts == other.neighbour_counts
+            && self.chain == other.chain
+            && self.next == other.next
+            && self.liberties == other.liberties
+            && self.chain_len == other.chain_len
+            && self.empty == other.empty
+            && self.empty_len == other.empty_len
+            && self.empty_index == other.empty_index
+            && self.ko_point == other.ko_point
+            && (self.ko_point == 0 || self.ko_banned == other.ko_banned)
+            && self.hash == other.hash
+            && self.captures == other.captures
+    }
+}
+
+impl PartialEq for Board {
+    /// Boards are equal when they hold the same stones, ko ban and captures (the order of
+    /// the internal empty list and chain labels may differ).
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size
+            && self.stones == other.stones
+            && self.ko() == other.ko()
+            && self.captures == other.captures
+    }
+}
+
+impl Eq for Board {}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", super::diagram::to_diagram(self))
+    }
+}

@@ -1,0 +1,3 @@
+//! Search: playouts (and, later, the tree).
+
+pub mod playout;
