@@ -75,7 +75,12 @@ pub fn start_position(size: BoardSize, start: StartPosition) -> (Board, Color, u
 }
 
 /// Runs light playouts from `start` on `threads` threads for about `duration`.
-pub fn measure(size: BoardSize, start: StartPosition, threads: usize, duration: Duration) -> BenchRow {
+pub fn measure(
+    size: BoardSize,
+    start: StartPosition,
+    threads: usize,
+    duration: Duration,
+) -> BenchRow {
     let (board, to_move, played) = start_position(size, start);
     let limits = PlayoutLimits {
         suicide: Suicide::Forbidden,
@@ -121,9 +126,8 @@ pub fn measure(size: BoardSize, start: StartPosition, threads: usize, duration: 
 
 /// The benchmark table as text.
 pub fn format_table(rows: &[BenchRow]) -> String {
-    let mut out = String::from(
-        "size   start     threads  playouts/s  per thread  moves/playout  ns/move\n",
-    );
+    let mut out =
+        String::from("size   start     threads  playouts/s  per thread  moves/playout  ns/move\n");
     for r in rows {
         out += &format!(
             "{:<6} {:<9} {:>7} {:>11.0} {:>11.0} {:>14.1} {:>8.1}\n",

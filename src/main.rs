@@ -40,8 +40,13 @@ fn main() {
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     match cli.command {
-        Some(Command::Bench { sizes, seconds, threads }) => {
-            let all = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Some(Command::Bench {
+            sizes,
+            seconds,
+            threads,
+        }) => {
+            let all = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             if !(seconds.is_finite() && seconds > 0.0 && seconds < 3600.0) || all == 0 {
                 eprintln!("error: --seconds must be in (0, 3600) and --threads at least 1");
                 std::process::exit(2);

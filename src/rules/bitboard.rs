@@ -48,7 +48,10 @@ impl Bitboard {
 
     /// The points in increasing index order.
     pub fn iter(&self) -> BitIter {
-        BitIter { words: self.0, word: 0 }
+        BitIter {
+            words: self.0,
+            word: 0,
+        }
     }
 
     /// Every bit moved `k` places towards higher indices (0 < k < 64).
@@ -108,7 +111,9 @@ impl FromIterator<Point> for Bitboard {
 
 impl std::fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_set().entries(self.iter().map(Point::index)).finish()
+        f.debug_set()
+            .entries(self.iter().map(Point::index))
+            .finish()
     }
 }
 
@@ -168,7 +173,9 @@ impl Iterator for BitIter {
             let w = self.words[self.word];
             if w != 0 {
                 self.words[self.word] = w & (w - 1);
-                return Some(Point::from_index(self.word * 64 + w.trailing_zeros() as usize));
+                return Some(Point::from_index(
+                    self.word * 64 + w.trailing_zeros() as usize,
+                ));
             }
             self.word += 1;
         }
@@ -197,7 +204,11 @@ mod tests {
                     }
                 }
                 let single: Bitboard = [p].into_iter().collect();
-                assert_eq!(single.neighbours(size, &on), expected, "size {n} point {p:?}");
+                assert_eq!(
+                    single.neighbours(size, &on),
+                    expected,
+                    "size {n} point {p:?}"
+                );
             }
         }
     }

@@ -200,7 +200,11 @@ impl Board {
     /// The point `color` may not play at once because it would retake a ko.
     pub fn ko(&self) -> Option<(Point, Color)> {
         (self.ko_point != 0).then(|| {
-            let banned = if self.ko_banned == 0 { Color::Black } else { Color::White };
+            let banned = if self.ko_banned == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             (Point::from_index(self.ko_point as usize), banned)
         })
     }
@@ -342,7 +346,9 @@ impl Board {
 
     #[inline]
     fn has_own_neighbour(&self, p: usize, color: Color) -> bool {
-        self.neighbours(p).iter().any(|&q| self.cells[q] == color as u8)
+        self.neighbours(p)
+            .iter()
+            .any(|&q| self.cells[q] == color as u8)
     }
 
     /// For an empty point with no empty neighbour: whether a stone of `color` there would
@@ -460,7 +466,11 @@ impl Board {
     #[inline]
     fn place_stone(&mut self, p: usize, code: u8) {
         let point = Point::from_index(p);
-        let color = if code == 0 { Color::Black } else { Color::White };
+        let color = if code == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         self.cells[p] = code;
         self.stones[code as usize].insert(point);
         self.hash ^= stone_key(color, point);
@@ -486,7 +496,11 @@ impl Board {
     /// Removes the chain `id` from the board and returns its size.
     fn remove_chain(&mut self, id: usize) -> u32 {
         let code = self.cells[id];
-        let color = if code == 0 { Color::Black } else { Color::White };
+        let color = if code == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let mut removed = 0;
         let mut q = id;
         loop {
@@ -524,7 +538,11 @@ impl Board {
     /// Joins two chains, relabelling the smaller one.
     #[inline]
     fn merge_chains(&mut self, a: usize, b: usize) {
-        let (keep, gone) = if self.chain_len[a] >= self.chain_len[b] { (a, b) } else { (b, a) };
+        let (keep, gone) = if self.chain_len[a] >= self.chain_len[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
         let mut q = gone;
         loop {
             self.chain[q] = keep as u16;
@@ -562,17 +580,17 @@ impl Board {
                 };
             }
             if expected != self.neighbour_counts[p.index()] {
-                return Err(format!("neighbour counts of {} are wrong", self.size.name(p)));
+                return Err(format!(
+                    "neighbour counts of {} are wrong",
+                    self.size.name(p)
+                ));
             }
             if let Some(color) = self.color_at(p) {
                 if !self.stones(color).contains(p) {
                     return Err("bitboard and cells disagree".into());
                 }
-                let stones = Bitboard::flood(
-                    [p].into_iter().collect(),
-                    self.stones(color),
-                    self.size,
-                );
+                let stones =
+                    Bitboard::flood([p].into_iter().collect(), self.stones(color), self.size);
                 if stones != self.chain_stones(p) {
                     return Err(format!("chain ring of {} is wrong", self.size.name(p)));
                 }
@@ -581,9 +599,13 @@ impl Board {
                     return Err("chain ids disagree".into());
                 }
                 let pseudo: u32 = stones.iter().map(|q| self.empty_neighbours(q)).sum();
-                if pseudo != self.liberties[id] as u32 || stones.count() != self.chain_len[id] as u32
+                if pseudo != self.liberties[id] as u32
+                    || stones.count() != self.chain_len[id] as u32
                 {
-                    return Err(format!("liberty or size count of {} is wrong", self.size.name(p)));
+                    return Err(format!(
+                        "liberty or size count of {} is wrong",
+                        self.size.name(p)
+                    ));
                 }
                 if pseudo == 0 {
                     return Err("a chain without liberties is on the board".into());

@@ -21,7 +21,9 @@ impl fmt::Display for DiagramError {
         match self {
             DiagramError::BadShape => f.write_str("the diagram is not a square of 2 to 19 rows"),
             DiagramError::BadCharacter(c) => write!(f, "unexpected character {c:?} in a diagram"),
-            DiagramError::ChainWithoutLiberties => f.write_str("a chain in the diagram has no liberty"),
+            DiagramError::ChainWithoutLiberties => {
+                f.write_str("a chain in the diagram has no liberty")
+            }
         }
     }
 }
@@ -53,8 +55,12 @@ pub fn parse_diagram(text: &str) -> Result<Board, DiagramError> {
     for (top, row) in rows.iter().enumerate() {
         for (col, cell) in row.iter().enumerate() {
             if let Some(color) = cell {
-                let p = size.point(col, size.get() - 1 - top).map_err(|_| DiagramError::BadShape)?;
-                board.place_setup_stone(p, *color).map_err(|_| DiagramError::BadShape)?;
+                let p = size
+                    .point(col, size.get() - 1 - top)
+                    .map_err(|_| DiagramError::BadShape)?;
+                board
+                    .place_setup_stone(p, *color)
+                    .map_err(|_| DiagramError::BadShape)?;
             }
         }
     }
@@ -102,7 +108,13 @@ mod tests {
     #[test]
     fn malformed_diagrams_are_refused() {
         assert_eq!(parse_diagram("X ."), Err(DiagramError::BadShape));
-        assert_eq!(parse_diagram("X .\n. Z"), Err(DiagramError::BadCharacter('Z')));
-        assert_eq!(parse_diagram("X O\nO ."), Err(DiagramError::ChainWithoutLiberties));
+        assert_eq!(
+            parse_diagram("X .\n. Z"),
+            Err(DiagramError::BadCharacter('Z'))
+        );
+        assert_eq!(
+            parse_diagram("X O\nO ."),
+            Err(DiagramError::ChainWithoutLiberties)
+        );
     }
 }

@@ -81,7 +81,10 @@ impl Game {
 
     /// Empties the board, keeping size, rule set and komi.
     pub fn clear(&mut self) {
-        *self = Game { komi: self.komi, ..Game::new(self.board.size(), self.ruleset) };
+        *self = Game {
+            komi: self.komi,
+            ..Game::new(self.board.size(), self.ruleset)
+        };
     }
 
     fn restart_history(&mut self) {
@@ -96,7 +99,10 @@ impl Game {
     fn remember_position(&mut self) {
         let key = self.board.hash();
         *self.positional.entry(key).or_default() += 1;
-        *self.situational.entry(key ^ to_move_key(self.to_move)).or_default() += 1;
+        *self
+            .situational
+            .entry(key ^ to_move_key(self.to_move))
+            .or_default() += 1;
     }
 
     fn forget_position(&mut self) {
@@ -133,7 +139,8 @@ impl Game {
 
     /// The komi in force: the last `set_komi`, else the rule set's default.
     pub fn komi(&self) -> f64 {
-        self.komi.unwrap_or_else(|| self.ruleset.default_komi(self.handicap))
+        self.komi
+            .unwrap_or_else(|| self.ruleset.default_komi(self.handicap))
     }
 
     pub fn set_komi(&mut self, komi: f64) {
@@ -184,11 +191,15 @@ impl Game {
         let forbidden = match self.ruleset.ko_rule() {
             KoRule::Simple => false,
             KoRule::PositionalSuperko => self.positional.contains_key(&key),
-            KoRule::SituationalSuperko => {
-                self.situational.contains_key(&(key ^ to_move_key(color.opponent())))
-            }
+            KoRule::SituationalSuperko => self
+                .situational
+                .contains_key(&(key ^ to_move_key(color.opponent()))),
         };
-        if forbidden { Err(IllegalMove::Superko) } else { Ok(next) }
+        if forbidden {
+            Err(IllegalMove::Superko)
+        } else {
+            Ok(next)
+        }
     }
 
     /// Whether `color` may play `mv` now, under every rule of the rule set.
@@ -206,7 +217,8 @@ impl Game {
     /// Whether a legal stone of `color` at `p` would recreate an earlier arrangement
     /// (what the search values as a no-result cycle under `japanese`).
     pub fn repeats_position(&self, color: Color, p: Point) -> bool {
-        self.board_after(color, p).is_ok_and(|next| self.positional.contains_key(&next.hash()))
+        self.board_after(color, p)
+            .is_ok_and(|next| self.positional.contains_key(&next.hash()))
     }
 
     /// Plays a move for `color`; nothing changes when it is refused.
@@ -231,7 +243,10 @@ impl Game {
         self.to_move = color.opponent();
         self.passes = if mv == Move::Pass { self.passes + 1 } else { 0 };
         self.remember_position();
-        Ok(PlayOutcome { captured, repeats_position })
+        Ok(PlayOutcome {
+            captured,
+            repeats_position,
+        })
     }
 
     /// Takes back the last move, restoring the earlier state exactly.
@@ -272,7 +287,9 @@ impl Game {
     fn place_handicap(&mut self, points: &[Point]) {
         let mut board = Board::new(self.size());
         for &p in points {
-            board.place_setup_stone(p, Color::Black).expect("checked handicap point");
+            board
+                .place_setup_stone(p, Color::Black)
+                .expect("checked handicap point");
         }
         debug_assert!(!board.has_chain_without_liberties());
         self.board = board;

@@ -166,9 +166,15 @@ mod tests {
     fn free_placement_needs_two_to_points_minus_one_distinct_points() {
         let size = BoardSize::new(2).unwrap();
         let all: Vec<Point> = size.all_points().collect();
-        assert_eq!(check_free_handicap(size, &all[..1]), Err(HandicapError::BadVertexList));
+        assert_eq!(
+            check_free_handicap(size, &all[..1]),
+            Err(HandicapError::BadVertexList)
+        );
         assert_eq!(check_free_handicap(size, &all[..3]), Ok(()));
-        assert_eq!(check_free_handicap(size, &all), Err(HandicapError::BadVertexList));
+        assert_eq!(
+            check_free_handicap(size, &all),
+            Err(HandicapError::BadVertexList)
+        );
         assert_eq!(
             check_free_handicap(size, &[all[0], all[0]]),
             Err(HandicapError::BadVertexList)

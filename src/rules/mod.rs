@@ -22,7 +22,9 @@ pub use handicap::{
     HandicapError, check_free_handicap, fixed_handicap_points, max_fixed_handicap,
     max_free_handicap,
 };
-pub use point::{BadBoardSize, BoardSize, CELLS, MAX_POINTS, MAX_SIZE, MIN_SIZE, Move, OffBoard, Point};
+pub use point::{
+    BadBoardSize, BoardSize, CELLS, MAX_POINTS, MAX_SIZE, MIN_SIZE, Move, OffBoard, Point,
+};
 pub use ruleset::{KoRule, Ruleset, Scoring, UnknownRuleset};
 pub use score::{Score, area_points, owned_regions, territory_points};
 pub use zobrist::{stone_key, to_move_key};

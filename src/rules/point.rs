@@ -22,7 +22,11 @@ pub struct BadBoardSize(pub usize);
 
 impl fmt::Display for BadBoardSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "board size {} is outside {MIN_SIZE}..={MAX_SIZE}", self.0)
+        write!(
+            f,
+            "board size {} is outside {MIN_SIZE}..={MAX_SIZE}",
+            self.0
+        )
     }
 }
 
@@ -214,7 +218,11 @@ mod tests {
             let on: Vec<usize> = size.all_points().map(Point::index).collect();
             assert_eq!(on.len(), n * n);
             for i in 0..CELLS {
-                assert_eq!(size.contains(Point(i as u16)), on.contains(&i), "size {n} index {i}");
+                assert_eq!(
+                    size.contains(Point(i as u16)),
+                    on.contains(&i),
+                    "size {n} index {i}"
+                );
             }
             assert!(size.cells() <= CELLS);
         }

@@ -89,15 +89,46 @@ mod tests {
     use crate::rules::diagram::parse_diagram;
 
     fn dead_at(board: &Board, names: &[&str]) -> Bitboard {
-        names.iter().map(|n| board.size().parse_point(n).unwrap()).collect()
+        names
+            .iter()
+            .map(|n| board.size().parse_point(n).unwrap())
+            .collect()
     }
 
     #[test]
     fn scores_display_as_gtp_wants() {
-        assert_eq!(Score { black: 10.0, white: 6.5 }.to_string(), "B+3.5");
-        assert_eq!(Score { black: 6.0, white: 6.5 }.to_string(), "W+0.5");
-        assert_eq!(Score { black: 7.0, white: 7.0 }.to_string(), "0");
-        assert_eq!(Score { black: 12.0, white: 7.0 }.to_string(), "B+5");
+        assert_eq!(
+            Score {
+                black: 10.0,
+                white: 6.5
+            }
+            .to_string(),
+            "B+3.5"
+        );
+        assert_eq!(
+            Score {
+                black: 6.0,
+                white: 6.5
+            }
+            .to_string(),
+            "W+0.5"
+        );
+        assert_eq!(
+            Score {
+                black: 7.0,
+                white: 7.0
+            }
+            .to_string(),
+            "0"
+        );
+        assert_eq!(
+            Score {
+                black: 12.0,
+                white: 7.0
+            }
+            .to_string(),
+            "B+5"
+        );
     }
 
     #[test]
@@ -153,7 +184,7 @@ mod tests {
              . X O .",
         )
         .unwrap();
-        let seki = dead_at(&b, &["B4", "C4"]) ;
+        let seki = dead_at(&b, &["B4", "C4"]);
         let seki = b.chain_stones(seki.iter().next().unwrap())
             | b.chain_stones(seki.iter().nth(1).unwrap());
         let area = area_points(&b, &Bitboard::EMPTY);

@@ -104,7 +104,12 @@ mod tests {
         let size = BoardSize::NINE;
         let run = |seed| {
             let mut b = Board::new(size);
-            let r = light_playout(&mut b, Color::Black, limits(size), &mut Pcg32::seed_from_u64(seed));
+            let r = light_playout(
+                &mut b,
+                Color::Black,
+                limits(size),
+                &mut Pcg32::seed_from_u64(seed),
+            );
             (r, b.hash())
         };
         assert_eq!(run(7), run(7));
@@ -116,8 +121,16 @@ mod tests {
         for seed in 0..50 {
             let size = BoardSize::NINE;
             let mut b = Board::new(size);
-            let r = light_playout(&mut b, Color::Black, limits(size), &mut Pcg32::seed_from_u64(seed));
-            assert!((r.moves as usize) < 3 * size.points(), "seed {seed} hit the move cap");
+            let r = light_playout(
+                &mut b,
+                Color::Black,
+                limits(size),
+                &mut Pcg32::seed_from_u64(seed),
+            );
+            assert!(
+                (r.moves as usize) < 3 * size.points(),
+                "seed {seed} hit the move cap"
+            );
             b.check_invariants().unwrap();
             for p in size.all_points() {
                 for c in Color::BOTH {
@@ -147,12 +160,16 @@ mod tests {
                 match mv {
                     Some(p) => {
                         assert!(!game.board().is_true_eye(p, color));
-                        game.play(color, crate::rules::Move::Play(p)).expect("legal");
+                        game.play(color, crate::rules::Move::Play(p))
+                            .expect("legal");
                     }
                     None => {
                         for p in size.all_points() {
                             let b = game.board();
-                            assert!(!b.is_legal(p, color, Suicide::Forbidden) || b.is_true_eye(p, color));
+                            assert!(
+                                !b.is_legal(p, color, Suicide::Forbidden)
+                                    || b.is_true_eye(p, color)
+                            );
                         }
                         game.play(color, crate::rules::Move::Pass).unwrap();
                     }

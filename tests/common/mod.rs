@@ -1,0 +1,4 @@
+//! Test helpers shared by the integration tests.
+#![allow(dead_code)]
+
+pub mod reference;
