@@ -152,10 +152,10 @@ fn check_random_game(n: usize, ruleset: Ruleset, seed: u64, seen: &mut Seen) {
             "hash, {}",
             context(&game)
         );
-        if game.record().len() % 8 == 0 || n <= 9 {
-            if let Err(e) = board.check_invariants() {
-                panic!("{e}, {}", context(&game));
-            }
+        if (game.record().len() % 8 == 0 || n <= 9)
+            && let Err(e) = board.check_invariants()
+        {
+            panic!("{e}, {}", context(&game));
         }
 
         // Undo restores the exact earlier state; replaying restores the later one.

@@ -57,23 +57,21 @@ impl Bitboard {
     /// Every bit moved `k` places towards higher indices (0 < k < 64).
     #[inline]
     fn shifted_up(&self, k: u32) -> Bitboard {
-        let mut out = [0; WORDS];
-        out[0] = self.0[0] << k;
-        for i in 1..WORDS {
-            out[i] = (self.0[i] << k) | (self.0[i - 1] >> (64 - k));
-        }
-        Bitboard(out)
+        let w = &self.0;
+        Bitboard(std::array::from_fn(|i| {
+            let carry = if i > 0 { w[i - 1] >> (64 - k) } else { 0 };
+            (w[i] << k) | carry
+        }))
     }
 
     /// Every bit moved `k` places towards lower indices (0 < k < 64).
     #[inline]
     fn shifted_down(&self, k: u32) -> Bitboard {
-        let mut out = [0; WORDS];
-        for i in 0..WORDS - 1 {
-            out[i] = (self.0[i] >> k) | (self.0[i + 1] << (64 - k));
-        }
-        out[WORDS - 1] = self.0[WORDS - 1] >> k;
-        Bitboard(out)
+        let w = &self.0;
+        Bitboard(std::array::from_fn(|i| {
+            let carry = if i + 1 < WORDS { w[i + 1] << (64 - k) } else { 0 };
+            (w[i] >> k) | carry
+        }))
     }
 
     /// The points orthogonally adjacent to some point of `self`, within `on_board`
@@ -123,11 +121,7 @@ macro_rules! word_op {
             type Output = Bitboard;
             #[inline]
             fn $method(self, rhs: Bitboard) -> Bitboard {
-                let mut out = self.0;
-                for (o, r) in out.iter_mut().zip(rhs.0) {
-                    *o = *o $op r;
-                }
-                Bitboard(out)
+                Bitboard(std::array::from_fn(|i| self.0[i] $op rhs.0[i]))
             }
         }
     };
@@ -197,10 +191,10 @@ mod tests {
                 let mut expected = Bitboard::EMPTY;
                 for (dc, dr) in [(-1i32, 0i32), (1, 0), (0, -1), (0, 1)] {
                     let (nc, nr) = (c as i32 + dc, r as i32 + dr);
-                    if nc >= 0 && nr >= 0 {
-                        if let Ok(q) = size.point(nc as usize, nr as usize) {
-                            expected.insert(q);
-                        }
+                    if let (Ok(nc), Ok(nr)) = (usize::try_from(nc), usize::try_from(nr))
+                        && let Ok(q) = size.point(nc, nr)
+                    {
+                        expected.insert(q);
                     }
                 }
                 let single: Bitboard = [p].into_iter().collect();

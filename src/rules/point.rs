@@ -102,7 +102,7 @@ impl BoardSize {
     pub fn contains(self, p: Point) -> bool {
         let i = p.index();
         let w = self.stride();
-        i % w != 0 && (1..=self.get()).contains(&(i / w))
+        !i.is_multiple_of(w) && (1..=self.get()).contains(&(i / w))
     }
 
     /// Column and row (0-based, from the bottom left) of an on-board point.

@@ -126,10 +126,11 @@ impl RefGame {
             }
         }
         // Simple ko: undoing the opponent's last move at once.
-        if let Some((who, Some(before))) = &self.last {
-            if *who == color.opponent() && *before == cells {
-                return Err(IllegalMove::Ko);
-            }
+        if let Some((who, Some(before))) = &self.last
+            && *who == color.opponent()
+            && *before == cells
+        {
+            return Err(IllegalMove::Ko);
         }
         match self.ruleset.ko_rule() {
             KoRule::PositionalSuperko if self.positional.contains(&cells) => {
