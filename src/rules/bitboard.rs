@@ -69,7 +69,11 @@ impl Bitboard {
     fn shifted_down(&self, k: u32) -> Bitboard {
         let w = &self.0;
         Bitboard(std::array::from_fn(|i| {
-            let carry = if i + 1 < WORDS { w[i + 1] << (64 - k) } else { 0 };
+            let carry = if i + 1 < WORDS {
+                w[i + 1] << (64 - k)
+            } else {
+                0
+            };
             (w[i] >> k) | carry
         }))
     }

@@ -392,23 +392,24 @@ impl Board {
         self.ko_point = 0;
         self.place_stone(i, own);
 
-        let nbs = self.neighbours(i);
-        for &q in &nbs {
-            if self.cells[q] < EMPTY {
-                self.liberties[self.chain[q] as usize] -= 1;
-            }
-        }
+        // One pass over the neighbours: each adjacent chain loses the liberty at p; an
+        // opposing chain left with none is captured, an own chain is joined.
         let mut captured = 0;
         let mut last_captured = 0;
-        for &q in &nbs {
-            if self.cells[q] == opp && self.liberties[self.chain[q] as usize] == 0 {
-                last_captured = self.chain[q] as usize;
-                captured += self.remove_chain(last_captured);
+        for q in self.neighbours(i) {
+            let cell = self.cells[q];
+            if cell >= EMPTY {
+                continue;
             }
-        }
-        for &q in &nbs {
-            if self.cells[q] == own && self.chain[q] != self.chain[i] {
-                self.merge_chains(self.chain[i] as usize, self.chain[q] as usize);
+            let id = self.chain[q] as usize;
+            self.liberties[id] -= 1;
+            if cell == opp {
+                if self.liberties[id] == 0 {
+                    last_captured = id;
+                    captured += self.remove_chain(id);
+                }
+            } else if id != self.chain[i] as usize {
+                self.merge_chains(self.chain[i] as usize, id);
             }
         }
         self.captures[own as usize] += captured;

@@ -121,14 +121,30 @@ mod tests {
         for seed in 0..50 {
             let size = BoardSize::NINE;
             let mut b = Board::new(size);
-            let r = light_playout(&mut b, Color::Black, limits(size), &mut Pcg32::seed_from_u64(seed));
-            assert!((r.moves as usize) < 3 * size.points(), "seed {seed} hit the move cap");
+            let r = light_playout(
+                &mut b,
+                Color::Black,
+                limits(size),
+                &mut Pcg32::seed_from_u64(seed),
+            );
+            assert!(
+                (r.moves as usize) < 3 * size.points(),
+                "seed {seed} hit the move cap"
+            );
             b.check_invariants().unwrap();
-            let last_passer = if r.moves % 2 == 1 { Color::Black } else { Color::White };
+            let last_passer = if r.moves % 2 == 1 {
+                Color::Black
+            } else {
+                Color::White
+            };
             for p in size.all_points() {
                 let playable = b.is_legal(p, last_passer, Suicide::Forbidden)
                     && !b.is_true_eye(p, last_passer);
-                assert!(!playable, "seed {seed}: {} was still playable", size.name(p));
+                assert!(
+                    !playable,
+                    "seed {seed}: {} was still playable",
+                    size.name(p)
+                );
             }
         }
     }
