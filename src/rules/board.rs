@@ -277,10 +277,12 @@ impl Board {
         neighbour_count(self.neighbour_counts[p.index()], EMPTY) as u32
     }
 
-    /// The stones of the chain through `p` (a stone).
+    /// The stones of the chain through `p` (empty when `p` holds no stone).
     pub fn chain_stones(&self, p: Point) -> Bitboard {
-        debug_assert!(self.color_at(p).is_some());
         let mut stones = Bitboard::EMPTY;
+        if self.color_at(p).is_none() {
+            return stones;
+        }
         let start = p.index();
         let mut q = start;
         loop {
@@ -292,7 +294,7 @@ impl Board {
         }
     }
 
-    /// The liberties of the chain through `p` (a stone), exactly.
+    /// The liberties of the chain through `p`, exactly (empty when `p` holds no stone).
     pub fn chain_liberties(&self, p: Point) -> Bitboard {
         self.chain_stones(p).neighbours(self.size, &self.on_board) & self.empty_points()
     }
@@ -655,5 +657,49 @@ impl Eq for Board {}
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "\n{}", super::diagram::to_diagram(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::diagram::parse_diagram;
+
+    #[test]
+    fn chain_queries_on_points_without_stones_answer_empty() {
+        let b = parse_diagram(". X\nX .").unwrap();
+        let size = b.size();
+        let empty = size.parse_point("A2").unwrap();
+        assert!(b.chain_stones(empty).is_empty());
+        assert!(b.chain_liberties(empty).is_empty());
+        assert!(!b.is_in_atari(empty));
+        // A point of a larger board, off this one.
+        let far = BoardSize::NINETEEN.parse_point("T19").unwrap();
+        assert!(b.chain_stones(far).is_empty());
+        assert_eq!(
+            b.check(far, Color::Black, Suicide::Forbidden),
+            Err(IllegalMove::OffBoard)
+        );
+    }
+
+    #[test]
+    fn pseudo_liberties_count_a_shared_liberty_once_per_adjacent_stone() {
+        let b = parse_diagram(
+            ". . .
+             X . X
+             X X X",
+        )
+        .unwrap();
+        let a1 = b.size().parse_point("A1").unwrap();
+        // Real liberties A3, B2, C3; B2 touches three stones, so it counts three times.
+        assert_eq!(b.chain_liberties(a1).count(), 3);
+        let id = b.chain[a1.index()] as usize;
+        let pseudo: u32 = b
+            .chain_stones(a1)
+            .iter()
+            .map(|q| b.empty_neighbours(q))
+            .sum();
+        assert_eq!(b.liberties[id] as u32, pseudo);
+        assert_eq!(pseudo, 5);
     }
 }
