@@ -2,7 +2,8 @@
 //! board and from a fixed mid-game position, on one thread and on several.
 
 use crate::rules::{Board, BoardSize, Color, Suicide};
-use crate::search::playout::{PlayoutLimits, light_playout, random_light_move};
+use crate::search::playout::{PlayoutLimits, light_playout, playout, random_light_move};
+use crate::search::policy::PlayoutPolicy;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use std::time::{Duration, Instant};
@@ -24,9 +25,28 @@ impl StartPosition {
     }
 }
 
+/// Which playouts to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutKind {
+    /// Uniformly random legal moves that keep own true eyes.
+    Light,
+    /// [`PlayoutPolicy::heavy`]: captures, escapes, nakade, 3x3 patterns, no bad self-atari.
+    Heavy,
+}
+
+impl PlayoutKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayoutKind::Light => "light",
+            PlayoutKind::Heavy => "heavy",
+        }
+    }
+}
+
 /// One line of the benchmark table.
 #[derive(Clone, Debug)]
 pub struct BenchRow {
+    pub kind: PlayoutKind,
     pub size: BoardSize,
     pub start: StartPosition,
     pub threads: usize,
@@ -74,13 +94,15 @@ pub fn start_position(size: BoardSize, start: StartPosition) -> (Board, Color, u
     (board, color, played)
 }
 
-/// Runs light playouts from `start` on `threads` threads for about `duration`.
+/// Runs playouts of `kind` from `start` on `threads` threads for about `duration`.
 pub fn measure(
+    kind: PlayoutKind,
     size: BoardSize,
     start: StartPosition,
     threads: usize,
     duration: Duration,
 ) -> BenchRow {
+    let policy = PlayoutPolicy::heavy();
     let (board, to_move, played) = start_position(size, start);
     let limits = PlayoutLimits {
         suicide: Suicide::Forbidden,
@@ -100,11 +122,28 @@ pub fn measure(
             .into_par_iter()
             .map(|t| {
                 let mut rng = Pcg32::seed_from_u64(t as u64 + 1);
+                let mut trace = Vec::with_capacity(limits.move_limit);
                 let (mut playouts, mut moves) = (0u64, 0u64);
                 while Instant::now() < deadline {
                     for _ in 0..16 {
                         let mut scratch = board;
-                        let r = light_playout(&mut scratch, to_move, limits, &mut rng);
+                        let r = match kind {
+                            PlayoutKind::Light => {
+                                light_playout(&mut scratch, to_move, limits, &mut rng)
+                            }
+                            PlayoutKind::Heavy => {
+                                trace.clear();
+                                playout(
+                                    &mut scratch,
+                                    to_move,
+                                    limits,
+                                    &policy,
+                                    None,
+                                    &mut rng,
+                                    &mut trace,
+                                )
+                            }
+                        };
                         moves += r.moves as u64;
                         playouts += 1;
                     }
@@ -115,6 +154,7 @@ pub fn measure(
     });
     let seconds = began.elapsed().as_secs_f64();
     BenchRow {
+        kind,
         size,
         start,
         threads,
@@ -126,11 +166,13 @@ pub fn measure(
 
 /// The benchmark table as text.
 pub fn format_table(rows: &[BenchRow]) -> String {
-    let mut out =
-        String::from("size   start     threads  playouts/s  per thread  moves/playout  ns/move\n");
+    let mut out = String::from(
+        "policy  size   start     threads  playouts/s  per thread  moves/playout  ns/move\n",
+    );
     for r in rows {
         out += &format!(
-            "{:<6} {:<9} {:>7} {:>11.0} {:>11.0} {:>14.1} {:>8.1}\n",
+            "{:<7} {:<6} {:<9} {:>7} {:>11.0} {:>11.0} {:>14.1} {:>8.1}\n",
+            r.kind.name(),
             format!("{0}x{0}", r.size),
             r.start.name(),
             r.threads,

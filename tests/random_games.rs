@@ -105,6 +105,7 @@ fn check_random_game(n: usize, ruleset: Ruleset, seed: u64, seen: &mut Seen) {
                 playable.push(p);
             }
         }
+        check_tactics(&game, color);
         let mv = if playable.is_empty() || rng.random_ratio(1, 40) {
             Move::Pass
         } else {
@@ -178,6 +179,33 @@ fn check_random_game(n: usize, ruleset: Ruleset, seed: u64, seen: &mut Seen) {
     }
 
     check_counts(&game, &reference, &mut rng);
+}
+
+/// The tactical queries of the playout policy against exact recomputations: the atari
+/// liberty of every chain, and the liberties a move would leave (for legal moves that
+/// capture nothing, where the count is exact).
+fn check_tactics(game: &Game, color: Color) {
+    let board = game.board();
+    for p in (board.stones(Color::Black) | board.stones(Color::White)).iter() {
+        let libs = board.chain_liberties(p);
+        let expected = (libs.count() == 1).then(|| libs.iter().next().unwrap());
+        assert_eq!(board.atari_liberty(p), expected);
+        assert_eq!(board.chain_size(p), board.chain_stones(p).count());
+    }
+    for p in board.empty_points().iter() {
+        if board
+            .check(p, color, yeoul::rules::Suicide::Forbidden)
+            .is_ok()
+        {
+            let mut after = *board;
+            if after.play_unchecked(p, color) == 0 {
+                let exact = after.chain_liberties(p).count() as usize;
+                for limit in 1..=4 {
+                    assert_eq!(board.liberties_after(p, color, limit), exact.min(limit));
+                }
+            }
+        }
+    }
 }
 
 /// Scores the final position with random dead and seki sets under area and territory

@@ -304,6 +304,114 @@ impl Board {
         self.chain_liberties(p).count() == 1
     }
 
+    /// Stones in the chain through `p` (0 when `p` holds no stone).
+    #[inline]
+    pub fn chain_size(&self, p: Point) -> u32 {
+        match self.cells[p.index()] {
+            code if code < EMPTY => self.chain_len[self.chain[p.index()] as usize] as u32,
+            _ => 0,
+        }
+    }
+
+    /// The only liberty of the chain through `p`, when it is in atari. Cheap for most
+    /// chains: one liberty touches at most four stones, so a chain with more than four
+    /// pseudo-liberties cannot be in atari and needs no walk.
+    #[inline]
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        let i = p.index();
+        if self.cells[i] >= EMPTY {
+            return None;
+        }
+        let id = self.chain[i] as usize;
+        if self.liberties[id] > 4 {
+            return None;
+        }
+        let mut liberty = 0;
+        let mut q = id;
+        loop {
+            for r in self.neighbours(q) {
+                if self.cells[r] == EMPTY {
+                    if liberty == 0 {
+                        liberty = r;
+                    } else if liberty != r {
+                        return None;
+                    }
+                }
+            }
+            q = self.next[q] as usize;
+            if q == id {
+                break;
+            }
+        }
+        (liberty != 0).then(|| Point::from_index(liberty))
+    }
+
+    /// Liberties the chain of a stone of `color` at the empty point `p` would have, counted
+    /// up to `limit` (a capture counts the captured neighbours as liberties; a move that
+    /// would be illegal still gets a count). For self-atari and escape tests.
+    pub fn liberties_after(&self, p: Point, color: Color, limit: usize) -> usize {
+        let i = p.index();
+        let mut found = [0usize; 8];
+        let limit = limit.min(found.len());
+        let mut n = 0;
+        let mut add = |r: usize, n: &mut usize| {
+            if *n < limit && r != i && !found[..*n].contains(&r) {
+                found[*n] = r;
+                *n += 1;
+            }
+        };
+        for q in self.neighbours(i) {
+            match self.cells[q] {
+                EMPTY => add(q, &mut n),
+                code if code == color as u8 => {
+                    let id = self.chain[q] as usize;
+                    let mut s = id;
+                    loop {
+                        for r in self.neighbours(s) {
+                            if self.cells[r] == EMPTY {
+                                add(r, &mut n);
+                            }
+                        }
+                        s = self.next[s] as usize;
+                        if s == id || n >= limit {
+                            break;
+                        }
+                    }
+                }
+                code if code < EMPTY && self.atari_liberty(Point::from_index(q)) == Some(p) => {
+                    add(q, &mut n)
+                }
+                _ => {}
+            }
+            if n >= limit {
+                break;
+            }
+        }
+        n
+    }
+
+    /// The 3x3 neighbourhood of `p` as 16 bits: two bits per neighbour (0 black, 1 white,
+    /// 2 empty, 3 off the board), rows from the top, left to right, the centre skipped.
+    #[inline]
+    pub fn neighbourhood_code(&self, p: Point) -> u16 {
+        let i = p.index();
+        let w = self.size.stride();
+        let cells = [
+            i + w - 1,
+            i + w,
+            i + w + 1,
+            i - 1,
+            i + 1,
+            i - w - 1,
+            i - w,
+            i - w + 1,
+        ];
+        cells
+            .iter()
+            .enumerate()
+            .fold(0, |code, (k, &q)| code | (self.cells[q] as u16) << (2 * k))
+    }
+
     /// Checks a move by `color` at `p` against every rule the board knows: on board, empty,
     /// simple ko, suicide. Superko is the game's business.
     pub fn check(&self, p: Point, color: Color, suicide: Suicide) -> Result<(), IllegalMove> {

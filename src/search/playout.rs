@@ -1,5 +1,6 @@
 //! Playouts: a position played out to the end with a simple random policy.
 
+use super::policy::PlayoutPolicy;
 use crate::rules::{Bitboard, Board, Color, Point, Suicide, area_points};
 use rand::Rng;
 use rand_pcg::Pcg32;
@@ -72,6 +73,46 @@ pub fn light_playout(
             None => {
                 board.clear_ko();
                 passes += 1;
+            }
+        }
+        moves += 1;
+        to_move = to_move.opponent();
+    }
+    let area = area_points(board, &Bitboard::EMPTY);
+    PlayoutResult {
+        area_margin: area.black as i32 - area.white as i32,
+        moves,
+    }
+}
+
+/// Plays `policy`'s moves from `to_move` (after the opponent's `last` move) until two
+/// passes in a row or the move limit, then counts the area. Every stone played is appended
+/// to `trace` (for AMAF statistics); reserve its capacity once to keep the loop free of
+/// allocation.
+pub fn playout(
+    board: &mut Board,
+    mut to_move: Color,
+    limits: PlayoutLimits,
+    policy: &PlayoutPolicy,
+    mut last: Option<Point>,
+    rng: &mut Pcg32,
+    trace: &mut Vec<(Point, Color)>,
+) -> PlayoutResult {
+    let mut passes = limits.passes;
+    let mut moves = 0u32;
+    let budget = limits.move_limit.saturating_sub(limits.moves_played);
+    while passes < 2 && (moves as usize) < budget {
+        match policy.choose(board, to_move, last, limits.suicide, rng) {
+            Some(p) => {
+                board.play_unchecked(p, to_move);
+                trace.push((p, to_move));
+                passes = 0;
+                last = Some(p);
+            }
+            None => {
+                board.clear_ko();
+                passes += 1;
+                last = None;
             }
         }
         moves += 1;

@@ -1,0 +1,487 @@
+//! The heavy playout policy: MoGo / Pachi-moggy style move choice around the last move,
+//! in priority order, each heuristic switchable so that its worth can be measured and
+//! levels can use fewer. Shared read-only by all threads; all scratch lives on the stack.
+
+use super::patterns::PatternTable;
+use crate::rules::{Board, Cell, Color, Point, Suicide};
+use rand::Rng;
+use rand_pcg::Pcg32;
+
+/// Which heuristics a playout uses. Every field has a one-line reason.
+pub struct PlayoutPolicy {
+    /// Capture the last move's chain when it is in atari: the biggest tactical error.
+    pub capture: bool,
+    /// Save own chains the last move put in atari, by counter-capture or by an extension
+    /// that reaches three liberties (fewer would run into a ladder).
+    pub escape: bool,
+    /// Play the vital point of a 3-6 point eye space next to the last move: kills or lives.
+    pub nakade: bool,
+    /// Answer the last move with a MoGo 3x3 shape (hane, cut, edge moves) next to it.
+    pub patterns: bool,
+    /// Refuse moves that leave their own chain in atari without capturing, unless the
+    /// chain stays small (throw-ins and nakade fillings are useful self-ataris).
+    pub avoid_self_atari: bool,
+    /// Largest chain a self-atari may create (when `avoid_self_atari` is on).
+    pub self_atari_max_stones: u32,
+    table: PatternTable,
+}
+
+impl PlayoutPolicy {
+    /// Every heuristic on.
+    pub fn heavy() -> PlayoutPolicy {
+        PlayoutPolicy {
+            capture: true,
+            escape: true,
+            nakade: true,
+            patterns: true,
+            avoid_self_atari: true,
+            self_atari_max_stones: 2,
+            table: PatternTable::mogo(),
+        }
+    }
+
+    /// Every heuristic off: uniformly random moves that keep own true eyes.
+    pub fn light() -> PlayoutPolicy {
+        PlayoutPolicy {
+            capture: false,
+            escape: false,
+            nakade: false,
+            patterns: false,
+            avoid_self_atari: false,
+            ..PlayoutPolicy::heavy()
+        }
+    }
+
+    /// The move `color` plays after the opponent's `last` move, or `None` to pass.
+    pub fn choose(
+        &self,
+        board: &mut Board,
+        color: Color,
+        last: Option<Point>,
+        suicide: Suicide,
+        rng: &mut Pcg32,
+    ) -> Option<Point> {
+        if let Some(last) = last.filter(|&p| board.cell(p) == Cell::Stone(color.opponent())) {
+            let mut candidates = Candidates::default();
+            if self.capture
+                && let Some(liberty) = board.atari_liberty(last)
+                && board.is_legal(liberty, color, suicide)
+            {
+                return Some(liberty);
+            }
+            if self.escape {
+                self.escapes(board, color, last, &mut candidates);
+                if let Some(p) = candidates.pick(board, color, suicide, rng) {
+                    return Some(p);
+                }
+            }
+            if self.nakade {
+                for e in board.neighbour_points(last) {
+                    if board.cell(e) == Cell::Empty
+                        && let Some(vital) = nakade_vital_point(board, e)
+                    {
+                        candidates.push(vital);
+                    }
+                }
+                if let Some(p) = candidates.pick(board, color, suicide, rng) {
+                    return Some(p);
+                }
+            }
+            if self.patterns {
+                let around = board
+                    .neighbour_points(last)
+                    .into_iter()
+                    .chain(board.diagonal_points(last));
+                for q in around {
+                    if board.cell(q) == Cell::Empty
+                        && self.table.matches(board, q)
+                        && !self.is_bad_self_atari(board, q, color)
+                    {
+                        candidates.push(q);
+                    }
+                }
+                if let Some(p) = candidates.pick(board, color, suicide, rng) {
+                    return Some(p);
+                }
+            }
+        }
+        self.random_move(board, color, suicide, rng)
+    }
+
+    /// Counter-captures and liberty-gaining extensions for own chains next to `last` that
+    /// are in atari.
+    fn escapes(&self, board: &Board, color: Color, last: Point, out: &mut Candidates) {
+        for n in board.neighbour_points(last) {
+            if board.cell(n) != Cell::Stone(color) {
+                continue;
+            }
+            let Some(liberty) = board.atari_liberty(n) else {
+                continue;
+            };
+            for stone in board.chain_stones(n).iter() {
+                for q in board.neighbour_points(stone) {
+                    if board.cell(q) == Cell::Stone(color.opponent())
+                        && let Some(capture) = board.atari_liberty(q)
+                    {
+                        out.push(capture);
+                    }
+                }
+            }
+            if board.liberties_after(liberty, color, 3) >= 3 {
+                out.push(liberty);
+            }
+        }
+    }
+
+    /// A move that leaves its chain with one liberty, captures nothing, and makes a chain
+    /// larger than `self_atari_max_stones`.
+    #[inline]
+    fn is_bad_self_atari(&self, board: &Board, p: Point, color: Color) -> bool {
+        if !self.avoid_self_atari || board.empty_neighbours(p) >= 2 {
+            return false;
+        }
+        if board.liberties_after(p, color, 2) >= 2 {
+            return false;
+        }
+        let mut stones = 1;
+        let mut seen = [p; 4]; // p is empty: in no chain
+        let mut n = 0;
+        for q in board.neighbour_points(p) {
+            if board.cell(q) == Cell::Stone(color) {
+                let chain = board.chain_stones(q);
+                if !seen[..n].iter().any(|&s| chain.contains(s)) {
+                    seen[n] = q;
+                    n += 1;
+                    stones += chain.count();
+                }
+            }
+        }
+        stones > self.self_atari_max_stones
+    }
+
+    /// A uniformly random legal move that neither fills an own true eye nor is a bad
+    /// self-atari (see [`super::playout::random_light_move`] for the sampling).
+    fn random_move(
+        &self,
+        board: &mut Board,
+        color: Color,
+        suicide: Suicide,
+        rng: &mut Pcg32,
+    ) -> Option<Point> {
+        let mut remaining = board.empty_count();
+        while remaining > 0 {
+            let i = rng.random_range(0..remaining as u32) as usize;
+            let p = board.empty_at(i);
+            if !board.is_true_eye(p, color)
+                && board.is_legal(p, color, suicide)
+                && !self.is_bad_self_atari(board, p, color)
+            {
+                return Some(p);
+            }
+            remaining -= 1;
+            board.swap_empty(i, remaining);
+        }
+        None
+    }
+}
+
+/// A few candidate points, deduplicated, on the stack.
+#[derive(Default)]
+struct Candidates {
+    points: [Option<Point>; 16],
+    len: usize,
+}
+
+impl Candidates {
+    fn push(&mut self, p: Point) {
+        if self.len < self.points.len() && !self.points[..self.len].contains(&Some(p)) {
+            self.points[self.len] = Some(p);
+            self.len += 1;
+        }
+    }
+
+    /// A uniformly random legal candidate (emptied afterwards either way).
+    fn pick(
+        &mut self,
+        board: &Board,
+        color: Color,
+        suicide: Suicide,
+        rng: &mut Pcg32,
+    ) -> Option<Point> {
+        while self.len > 0 {
+            let i = rng.random_range(0..self.len as u32) as usize;
+            let p = self.points[i].expect("filled slot");
+            if board.is_legal(p, color, suicide) && !board.is_true_eye(p, color) {
+                self.len = 0;
+                return Some(p);
+            }
+            self.len -= 1;
+            self.points.swap(i, self.len);
+        }
+        None
+    }
+}
+
+/// The vital point of the enclosed empty region through `start`, when the region has 3 to
+/// 6 points, touches stones of one colour only, and one point has strictly more
+/// neighbours inside the region than any other (straight three: the middle; bent three:
+/// the corner; pyramid four, bulky five, crossed five, rabbity six: the centre).
+pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
+    const MAX: usize = 6;
+    let mut region = [start; MAX + 1];
+    let mut len = 1;
+    let mut next = 0;
+    let mut border: Option<Color> = None;
+    while next < len {
+        let p = region[next];
+        next += 1;
+        for q in board.neighbour_points(p) {
+            match board.cell(q) {
+                Cell::Empty => {
+                    if !region[..len].contains(&q) {
+                        if len > MAX {
+                            return None;
+                        }
+                        region[len] = q;
+                        len += 1;
+                    }
+                }
+                Cell::Stone(c) => match border {
+                    None => border = Some(c),
+                    Some(b) if b != c => return None,
+                    _ => {}
+                },
+                Cell::Off => {}
+            }
+        }
+    }
+    if !(3..=MAX).contains(&len) {
+        return None;
+    }
+    let inside = |p: Point| {
+        board
+            .neighbour_points(p)
+            .iter()
+            .filter(|q| region[..len].contains(q))
+            .count()
+    };
+    let mut best = None;
+    let mut best_count = 0;
+    let mut unique = false;
+    for &p in &region[..len] {
+        let c = inside(p);
+        if c > best_count {
+            (best, best_count, unique) = (Some(p), c, true);
+        } else if c == best_count {
+            unique = false;
+        }
+    }
+    best.filter(|_| unique)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, Move, Ruleset, parse_diagram};
+    use rand::SeedableRng;
+
+    fn point(board: &Board, name: &str) -> Point {
+        board.size().parse_point(name).unwrap()
+    }
+
+    /// The moves `policy` picks for `color` after `last`, over many seeds.
+    fn choices(
+        policy: &PlayoutPolicy,
+        diagram: &str,
+        color: Color,
+        last: &str,
+    ) -> Vec<Option<String>> {
+        let board = parse_diagram(diagram).unwrap();
+        let last = point(&board, last);
+        (0..100)
+            .map(|seed| {
+                let mut b = board;
+                let mut rng = Pcg32::seed_from_u64(seed);
+                policy
+                    .choose(&mut b, color, Some(last), Suicide::Forbidden, &mut rng)
+                    .map(|p| board.size().name(p))
+            })
+            .collect()
+    }
+
+    fn always(policy: &PlayoutPolicy, diagram: &str, color: Color, last: &str, expected: &str) {
+        for choice in choices(policy, diagram, color, last) {
+            assert_eq!(choice.as_deref(), Some(expected));
+        }
+    }
+
+    #[test]
+    fn the_heavy_policy_takes_the_chain_the_last_move_left_in_atari() {
+        let diagram = ". . . . .
+                       . . X . .
+                       . X O X .
+                       . . . . .
+                       . . . . .";
+        always(&PlayoutPolicy::heavy(), diagram, Color::Black, "C3", "C2");
+        // With captures off, the light policy plays anywhere.
+        let light = choices(&PlayoutPolicy::light(), diagram, Color::Black, "C3");
+        assert!(light.iter().any(|c| c.as_deref() != Some("C2")));
+    }
+
+    #[test]
+    fn the_heavy_policy_saves_a_chain_put_in_atari_by_extending_to_three_liberties() {
+        always(
+            &PlayoutPolicy::heavy(),
+            ". . . . .
+             . . . . .
+             . O X O .
+             . . O . .
+             . . . . .",
+            Color::Black,
+            "C2",
+            "C4",
+        );
+    }
+
+    #[test]
+    fn the_heavy_policy_saves_a_chain_in_atari_by_capturing_an_attacker_in_atari() {
+        // White's D3 put black C3 in atari; running to C4 gains nothing (B4 and D4 are
+        // white), but white C2 is in atari too, and taking it at C1 saves Black.
+        always(
+            &PlayoutPolicy::heavy(),
+            ". . . . .
+             . O . O .
+             . O X O .
+             . X O X .
+             . . . . .",
+            Color::Black,
+            "D3",
+            "C1",
+        );
+    }
+
+    #[test]
+    fn the_heavy_policy_plays_the_vital_point_of_a_straight_three() {
+        always(
+            &PlayoutPolicy::heavy(),
+            ". . . . .
+             O O O O O
+             O . . . O
+             O O O O O
+             . . . . .",
+            Color::Black,
+            "C4",
+            "C3",
+        );
+    }
+
+    #[test]
+    fn nakade_finds_the_vital_point_of_the_killable_shapes_only() {
+        let vital = |diagram: &str, start: &str| {
+            let b = parse_diagram(diagram).unwrap();
+            nakade_vital_point(&b, point(&b, start)).map(|p| b.size().name(p))
+        };
+        // Bent three in the corner (A2, A1, B1): the corner of the bend.
+        assert_eq!(
+            vital(
+                ". . . . .
+                 . . . . .
+                 O O . . .
+                 . O O . .
+                 . . O . .",
+                "A2"
+            ),
+            Some("A1".to_string())
+        );
+        // Pyramid four (A3, B3, C3, B4): the centre.
+        let pyramid = ". O . . .
+                       O . O . .
+                       . . . O .
+                       O O O . .
+                       . . . . .";
+        assert_eq!(vital(pyramid, "A3"), Some("B3".to_string()));
+        // The open area below is no eye space.
+        assert_eq!(vital(pyramid, "A1"), None);
+        // Square four has no vital point.
+        assert_eq!(
+            vital(
+                ". O O . .
+                 O . . O .
+                 O . . O .
+                 . O O . .
+                 . . . . .",
+                "B4"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn the_heavy_policy_never_makes_a_big_self_atari() {
+        let b = parse_diagram(
+            ". . . . .
+             . . . . .
+             O O O . .
+             X X . . .
+             O O O . .",
+        )
+        .unwrap();
+        let policy = PlayoutPolicy::heavy();
+        assert!(policy.is_bad_self_atari(&b, point(&b, "C2"), Color::Black));
+        assert!(!policy.is_bad_self_atari(&b, point(&b, "D2"), Color::Black));
+        assert!(!PlayoutPolicy::light().is_bad_self_atari(&b, point(&b, "C2"), Color::Black));
+        for seed in 0..200 {
+            let mut scratch = b;
+            let mut rng = Pcg32::seed_from_u64(seed);
+            let p = policy.random_move(&mut scratch, Color::Black, Suicide::Forbidden, &mut rng);
+            assert_ne!(p, Some(point(&b, "C2")));
+        }
+    }
+
+    #[test]
+    fn every_policy_keeps_its_own_true_eyes_and_passes_when_only_they_remain() {
+        let b = parse_diagram(
+            "X X .
+             X X X
+             . X X",
+        )
+        .unwrap();
+        for policy in [PlayoutPolicy::heavy(), PlayoutPolicy::light()] {
+            for color in Color::BOTH {
+                let mut scratch = b;
+                let mut rng = Pcg32::seed_from_u64(1);
+                let last = Some(point(&b, "B2"));
+                assert_eq!(
+                    policy.choose(&mut scratch, color, last, Suicide::Forbidden, &mut rng),
+                    None
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn heavy_playouts_play_only_legal_moves_and_never_fill_their_true_eyes() {
+        let policy = PlayoutPolicy::heavy();
+        for seed in 0..60 {
+            let size = crate::rules::BoardSize::new(7 + (seed as usize % 3) * 2).unwrap();
+            let mut game = Game::new(size, Ruleset::Japanese);
+            let mut rng = Pcg32::seed_from_u64(seed);
+            let mut last = None;
+            while !game.is_over() {
+                let color = game.to_move();
+                let mut scratch = *game.board();
+                match policy.choose(&mut scratch, color, last, Suicide::Forbidden, &mut rng) {
+                    Some(p) => {
+                        assert!(!game.board().is_true_eye(p, color));
+                        game.play(color, Move::Play(p)).expect("legal");
+                        last = Some(p);
+                    }
+                    None => {
+                        game.play(color, Move::Pass).unwrap();
+                        last = None;
+                    }
+                }
+            }
+        }
+    }
+}
