@@ -10,7 +10,7 @@ use common::reference::{RefGame, code};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use yeoul::rules::{
-    Bitboard, BoardSize, Color, Game, IllegalMove, Move, Point, Ruleset, Scoring,
+    Bitboard, BoardSize, Color, Game, IllegalMove, Move, Point, Ruleset, Scoring, Suicide,
     fixed_handicap_points, max_fixed_handicap,
 };
 
@@ -193,16 +193,22 @@ fn check_tactics(game: &Game, color: Color) {
         assert_eq!(board.chain_size(p), board.chain_stones(p).count());
     }
     for p in board.empty_points().iter() {
-        if board
-            .check(p, color, yeoul::rules::Suicide::Forbidden)
-            .is_ok()
-        {
-            let mut after = *board;
-            if after.play_unchecked(p, color) == 0 {
-                let exact = after.chain_liberties(p).count() as usize;
-                for limit in 1..=4 {
-                    assert_eq!(board.liberties_after(p, color, limit), exact.min(limit));
-                }
+        if board.check(p, color, Suicide::MultiStoneAllowed).is_err() {
+            continue;
+        }
+        let mut after = *board;
+        let captured = after.play_unchecked(p, color);
+        assert_eq!(
+            board.hash_after(p, color),
+            after.hash(),
+            "hash after {}",
+            game.size().name(p)
+        );
+        // The count is exact for moves that capture nothing and are no suicide.
+        if captured == 0 && after.color_at(p).is_some() {
+            let exact = after.chain_liberties(p).count() as usize;
+            for limit in 1..=4 {
+                assert_eq!(board.liberties_after(p, color, limit), exact.min(limit));
             }
         }
     }

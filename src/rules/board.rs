@@ -390,6 +390,38 @@ impl Board {
         n
     }
 
+    /// The hash after a legal move of `color` at `p`, without playing it: the new stone
+    /// and the captured chains XORed in and out (a suicide is played on a copy).
+    pub fn hash_after(&self, p: Point, color: Color) -> u64 {
+        let mut hash = self.hash ^ stone_key(color, p);
+        let mut captured = [0usize; 4];
+        let mut n = 0;
+        for q in self.neighbours(p.index()) {
+            if self.cells[q] == color.opponent() as u8
+                && !captured[..n].contains(&(self.chain[q] as usize))
+                && self.atari_liberty(Point::from_index(q)) == Some(p)
+            {
+                let id = self.chain[q] as usize;
+                captured[n] = id;
+                n += 1;
+                let mut s = id;
+                loop {
+                    hash ^= stone_key(color.opponent(), Point::from_index(s));
+                    s = self.next[s] as usize;
+                    if s == id {
+                        break;
+                    }
+                }
+            }
+        }
+        if n == 0 && self.liberties_after(p, color, 1) == 0 {
+            let mut after = *self;
+            after.play_unchecked(p, color);
+            return after.hash();
+        }
+        hash
+    }
+
     /// The 3x3 neighbourhood of `p` as 16 bits: two bits per neighbour (0 black, 1 white,
     /// 2 empty, 3 off the board), rows from the top, left to right, the centre skipped.
     #[inline]

@@ -167,6 +167,16 @@ impl Game {
         &self.record
     }
 
+    /// Whether this stone arrangement (a [`Board::hash`]) occurred earlier in the game.
+    pub fn arrangement_seen(&self, key: u64) -> bool {
+        self.positional.contains_key(&key)
+    }
+
+    /// Whether this arrangement occurred earlier with `to_move` to play.
+    pub fn situation_seen(&self, key: u64, to_move: Color) -> bool {
+        self.situational.contains_key(&(key ^ to_move_key(to_move)))
+    }
+
     /// Stones `color` has captured during play.
     pub fn prisoners(&self, color: Color) -> u32 {
         self.board.captures(color)
