@@ -1,5 +1,497 @@
-//! Search: playouts (and, later, the tree).
+//! Search: Monte-Carlo tree search with RAVE and priors over heavy playouts, run in
+//! parallel with rayon. `Search::run` takes a game and returns values; it never prints.
 
+pub mod mcts;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
+pub mod priors;
+pub mod tree;
+
+use crate::rules::{BoardSize, Color, Game, Move, Point, Scoring};
+use mcts::{Context, Worker};
+use policy::PlayoutPolicy;
+use priors::PriorWeights;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tree::{PASS, ROOT, Tree};
+
+/// How one search runs. Every tunable is here, with its reason.
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    /// Stop after this many playouts.
+    pub max_playouts: u64,
+    /// Stop after this much wall-clock time (`None`: playouts only).
+    pub max_time: Option<Duration>,
+    /// Worker threads.
+    pub threads: usize,
+    pub seed: u64,
+    /// Independent trees merged at the root, so that the same seed and playout budget give
+    /// the same move at any thread count (no tree reuse, no early stop).
+    pub deterministic: bool,
+    /// Stop once the most visited move cannot be overtaken in the time left.
+    pub early_stop: bool,
+    /// RAVE's k (Pachi: 3,000 on 9x9, 4,000 on 19x19).
+    pub rave_k: f32,
+    /// Visits before a leaf grows children (cheap priors make early expansion pay).
+    pub expand_after: u32,
+    /// Node budget of the tree (memory cap).
+    pub max_nodes: usize,
+}
+
+impl SearchParams {
+    /// Defaults for a board size: a fixed playout budget, all cores.
+    pub fn for_size(size: BoardSize, max_playouts: u64) -> SearchParams {
+        SearchParams {
+            max_playouts,
+            max_time: None,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 1,
+            deterministic: false,
+            early_stop: true,
+            rave_k: if size.get() >= 15 { 4000.0 } else { 3000.0 },
+            expand_after: if size.get() >= 15 { 4 } else { 2 },
+            max_nodes: 4_000_000,
+        }
+    }
+}
+
+/// One root move as the search sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: Move,
+    pub visits: u32,
+    /// Win rate for the side to move, from playouts through this move.
+    pub win_rate: f32,
+    /// The prior's value (0..1) for the side to move.
+    pub prior: f32,
+    /// A lower confidence bound of the win rate.
+    pub lcb: f32,
+    /// The most visited line after this move (the move first).
+    pub pv: Vec<Move>,
+}
+
+/// Numbers about one search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    pub playouts: u64,
+    pub nodes: usize,
+    pub elapsed: Duration,
+    pub memory_bytes: usize,
+    pub threads: usize,
+}
+
+impl SearchStats {
+    pub fn playouts_per_second(&self) -> f64 {
+        self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// What a search found, as values.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub color: Color,
+    /// The move to play: the most visited.
+    pub best: Move,
+    /// Win rate of `best` for `color`.
+    pub win_rate: f32,
+    /// Root moves, most visited first.
+    pub candidates: Vec<Candidate>,
+    /// Ownership of every point, row by row from the bottom left: +1 Black, -1 White.
+    pub ownership: Vec<f32>,
+    /// Mean final margin for Black (komi included).
+    pub score_lead: f32,
+    pub stats: SearchStats,
+}
+
+impl SearchResult {
+    /// The principal variation (from `best`).
+    pub fn pv(&self) -> &[Move] {
+        self.candidates.first().map_or(&[], |c| &c.pv)
+    }
+}
+
+#[derive(Clone, PartialEq)]
+struct RootKey {
+    record: Vec<(Color, Move)>,
+    color: Color,
+    ruleset: crate::rules::Ruleset,
+    komi_bits: u64,
+    max_nodes: usize,
+}
+
+/// A search engine that keeps its tree between moves.
+pub struct Search {
+    policy: PlayoutPolicy,
+    tree: Tree,
+    /// What the tree's root stands for: the game record, the side to move, and the rule
+    /// set and komi its values were counted with.
+    root: Option<RootKey>,
+}
+
+impl Search {
+    pub fn new(policy: PlayoutPolicy) -> Search {
+        Search {
+            policy,
+            tree: Tree::new(1),
+            root: None,
+        }
+    }
+
+    pub fn policy(&self) -> &PlayoutPolicy {
+        &self.policy
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        self.root = None;
+    }
+
+    /// Reuses the subtree of the moves played since the last search when they follow it,
+    /// else starts a fresh tree.
+    fn prepare_tree(&mut self, game: &Game, color: Color, params: &SearchParams) {
+        let key = RootKey {
+            record: game.record().to_vec(),
+            color,
+            ruleset: game.ruleset(),
+            komi_bits: game.komi().to_bits(),
+            max_nodes: params.max_nodes,
+        };
+        let reused = self.root.as_ref().and_then(|old| self.follow(old, &key));
+        self.tree = match reused {
+            Some(node) => self.tree.subtree(node, params.max_nodes),
+            None => Tree::new(params.max_nodes),
+        };
+        self.root = Some(key);
+    }
+
+    /// The node of the old tree that `new` stands for: the moves played since `old`,
+    /// alternating from the old root's side to move, must all be in the tree.
+    fn follow(&self, old: &RootKey, new: &RootKey) -> Option<u32> {
+        if (old.ruleset, old.komi_bits, old.max_nodes)
+            != (new.ruleset, new.komi_bits, new.max_nodes)
+            || !new.record.starts_with(&old.record)
+        {
+            return None;
+        }
+        let mut node = ROOT;
+        let mut expected = old.color;
+        for &(c, mv) in &new.record[old.record.len()..] {
+            let code = match mv {
+                Move::Pass => PASS,
+                Move::Play(p) => p.index() as u16,
+            };
+            if c != expected {
+                return None;
+            }
+            node = self.tree.child_with_move(node, code)?;
+            expected = expected.opponent();
+        }
+        (expected == new.color && node != ROOT).then_some(node)
+    }
+
+    /// Searches the position for `color` until the budget is spent or `stop` is set.
+    pub fn run(
+        &mut self,
+        game: &Game,
+        color: Color,
+        params: &SearchParams,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        let started = Instant::now();
+        if params.deterministic {
+            return self.run_deterministic(game, color, params, stop, started);
+        }
+        self.prepare_tree(game, color, params);
+        let threads = params.threads.max(1);
+        let ctx = self.context(game, color, &self.tree);
+        let workers = run_workers(&ctx, params, threads, stop, started, params.seed);
+        let mut result = summarize(&ctx, &[&self.tree], &workers, started);
+        result.stats.threads = threads;
+        result
+    }
+
+    /// Root parallelism with a fixed number of trees: the same answer on any thread count.
+    fn run_deterministic(
+        &mut self,
+        game: &Game,
+        color: Color,
+        params: &SearchParams,
+        stop: &AtomicBool,
+        started: Instant,
+    ) -> SearchResult {
+        const TREES: u64 = 4;
+        self.root = None;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(params.threads.max(1))
+            .build()
+            .expect("a thread pool");
+        let trees: Vec<Tree> = (0..TREES)
+            .map(|_| Tree::new(params.max_nodes / TREES as usize))
+            .collect();
+        let policy = &self.policy;
+        let workers: Vec<Worker> = pool.install(|| {
+            trees
+                .par_iter()
+                .enumerate()
+                .map(|(k, tree)| {
+                    let ctx = context_for(policy, game, color, tree);
+                    let mut worker = Worker::new(mix(params.seed, k as u64));
+                    let budget = params.max_playouts / TREES
+                        + u64::from((k as u64) < params.max_playouts % TREES);
+                    while worker.playouts < budget && !stop.load(Ordering::Relaxed) {
+                        ctx.simulate(&mut worker);
+                    }
+                    worker
+                })
+                .collect()
+        });
+        let ctx = context_for(policy, game, color, &trees[0]);
+        let tree_refs: Vec<&Tree> = trees.iter().collect();
+        let mut result = summarize(&ctx, &tree_refs, &workers, started);
+        result.stats.threads = params.threads.max(1);
+        result
+    }
+
+    fn context<'a>(&'a self, game: &'a Game, color: Color, tree: &'a Tree) -> Context<'a> {
+        context_for(&self.policy, game, color, tree)
+    }
+}
+
+fn context_for<'a>(
+    policy: &'a PlayoutPolicy,
+    game: &'a Game,
+    color: Color,
+    tree: &'a Tree,
+) -> Context<'a> {
+    let n = game.size().get();
+    let white_bonus = match game.ruleset().scoring() {
+        Scoring::Area => game.ruleset().handicap_bonus(game.handicap()) as f64,
+        Scoring::Territory => 0.0,
+    };
+    Context {
+        game,
+        color,
+        tree,
+        policy,
+        weights: PriorWeights::for_size(n),
+        rave_k: if n >= 15 { 4000.0 } else { 3000.0 },
+        expand_after: if n >= 15 { 4 } else { 2 },
+        // Pachi: no pass in the tree before move n²/(7 - n/5) (13 on 9x9, 90 on 19x19).
+        pass_from_move: n * n * 5 / (35 - n),
+        komi: game.komi(),
+        white_bonus,
+    }
+}
+
+/// A seed for stream `k` derived from `seed` (splitmix64 of both).
+fn mix(seed: u64, k: u64) -> u64 {
+    let mut z = seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Runs simulations on `threads` workers sharing one tree until a stop condition.
+fn run_workers(
+    ctx: &Context<'_>,
+    params: &SearchParams,
+    threads: usize,
+    stop: &AtomicBool,
+    started: Instant,
+    seed: u64,
+) -> Vec<Worker> {
+    let started_playouts = AtomicU64::new(0);
+    let done = AtomicBool::new(false);
+    let deadline = params.max_time.map(|t| started + t);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        (0..threads)
+            .into_par_iter()
+            .map(|t| {
+                let mut worker = Worker::new(mix(seed, t as u64));
+                loop {
+                    if done.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let n = started_playouts.fetch_add(1, Ordering::Relaxed);
+                    if n >= params.max_playouts {
+                        break;
+                    }
+                    if n % 64 == 0 && t == 0 && should_stop(ctx, params, n, started, deadline) {
+                        done.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    ctx.simulate(&mut worker);
+                    if let Some(d) = deadline
+                        && worker.playouts % 16 == 0
+                        && Instant::now() >= d
+                    {
+                        done.store(true, Ordering::Relaxed);
+                    }
+                }
+                worker
+            })
+            .collect()
+    })
+}
+
+/// Time is up, or the leader cannot be overtaken with the playouts left (estimated from
+/// the rate so far).
+fn should_stop(
+    ctx: &Context<'_>,
+    params: &SearchParams,
+    n: u64,
+    started: Instant,
+    deadline: Option<Instant>,
+) -> bool {
+    let now = Instant::now();
+    if deadline.is_some_and(|d| now >= d) {
+        return true;
+    }
+    if !params.early_stop || n < 500 {
+        return false;
+    }
+    let Some(children) = ctx.tree.children(ROOT) else {
+        return false;
+    };
+    let (mut first, mut second) = (0u32, 0u32);
+    for c in children {
+        let v = ctx.tree.node(c).visits();
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    let by_playouts = params.max_playouts.saturating_sub(n);
+    let by_time = deadline.map_or(u64::MAX, |d| {
+        let rate = n as f64 / now.duration_since(started).as_secs_f64().max(1e-6);
+        (rate * d.duration_since(now).as_secs_f64()) as u64
+    });
+    (first - second) as u64 > by_playouts.min(by_time)
+}
+
+/// Merges the root statistics of `trees` (in order) and the workers' sums into a result.
+fn summarize(
+    ctx: &Context<'_>,
+    trees: &[&Tree],
+    workers: &[Worker],
+    started: Instant,
+) -> SearchResult {
+    let game = ctx.game;
+    let size = game.size();
+    let mut merged: Vec<(u16, u32, f64, f32, Vec<Move>)> = Vec::new();
+    for tree in trees {
+        let Some(children) = tree.children(ROOT) else {
+            continue;
+        };
+        for c in children {
+            let node = tree.node(c);
+            let entry = match merged.iter_mut().position(|e| e.0 == node.mv()) {
+                Some(i) => &mut merged[i],
+                None => {
+                    merged.push((node.mv(), 0, 0.0, node.prior_value(), Vec::new()));
+                    merged.last_mut().expect("just pushed")
+                }
+            };
+            entry.1 += node.visits();
+            entry.2 += node.win_rate() as f64 * node.visits() as f64;
+            if entry.4.is_empty() || node.visits() > 0 {
+                let pv = principal_variation(tree, c);
+                if pv.len() > entry.4.len() {
+                    entry.4 = pv;
+                }
+            }
+        }
+    }
+    // Most visited first; ties by the prior, then by move code, for determinism.
+    merged.sort_by(|a, b| b.1.cmp(&a.1).then(b.3.total_cmp(&a.3)).then(a.0.cmp(&b.0)));
+    let candidates: Vec<Candidate> = merged
+        .into_iter()
+        .map(|(mv, visits, weighted, prior, pv)| {
+            let win_rate = if visits > 0 {
+                (weighted / visits as f64) as f32
+            } else {
+                prior
+            };
+            let lcb = if visits > 0 {
+                win_rate
+                    - 1.96 * (win_rate * (1.0 - win_rate) / visits as f32).sqrt()
+                    - 0.5 / visits as f32
+            } else {
+                0.0
+            };
+            Candidate {
+                mv: decode(mv),
+                visits,
+                win_rate,
+                prior,
+                lcb: lcb.max(0.0),
+                pv,
+            }
+        })
+        .collect();
+    let playouts: u64 = workers.iter().map(|w| w.playouts).sum();
+    let mut ownership = vec![0.0; size.points()];
+    for (k, p) in size.all_points().enumerate() {
+        let sum: i64 = workers.iter().map(|w| w.ownership[p.index()] as i64).sum();
+        ownership[k] = if playouts > 0 {
+            sum as f32 / playouts as f32
+        } else {
+            0.0
+        };
+    }
+    let margin: f64 = workers.iter().map(|w| w.margin_sum).sum();
+    let best = candidates.first().map_or(Move::Pass, |c| c.mv);
+    let win_rate = candidates.first().map_or(0.5, |c| c.win_rate);
+    SearchResult {
+        color: ctx.color,
+        best,
+        win_rate,
+        candidates,
+        ownership,
+        score_lead: if playouts > 0 {
+            (margin / playouts as f64) as f32
+        } else {
+            0.0
+        },
+        stats: SearchStats {
+            playouts,
+            nodes: trees.iter().map(|t| t.len()).sum(),
+            elapsed: started.elapsed(),
+            memory_bytes: trees.iter().map(|t| t.memory_bytes()).sum(),
+            threads: 1,
+        },
+    }
+}
+
+fn decode(mv: u16) -> Move {
+    if mv == PASS {
+        Move::Pass
+    } else {
+        Move::Play(Point::from_index(mv as usize))
+    }
+}
+
+/// The most visited line from node `i` (its own move first), cut at a pass.
+fn principal_variation(tree: &Tree, i: u32) -> Vec<Move> {
+    let mut pv = vec![decode(tree.node(i).mv())];
+    let mut node = i;
+    while let Some(children) = tree.children(node) {
+        let Some(best) = children.max_by_key(|&c| tree.node(c).visits()) else {
+            break;
+        };
+        if tree.node(best).visits() == 0 || tree.node(best).mv() == PASS || pv.len() >= 30 {
+            break;
+        }
+        pv.push(decode(tree.node(best).mv()));
+        node = best;
+    }
+    pv
+}

@@ -52,6 +52,12 @@ impl PlayoutPolicy {
         }
     }
 
+    /// Whether a MoGo 3x3 shape is centred on `p`.
+    #[inline]
+    pub fn matches_pattern(&self, board: &Board, p: Point) -> bool {
+        self.table.matches(board, p)
+    }
+
     /// The move `color` plays after the opponent's `last` move, or `None` to pass.
     pub fn choose(
         &self,
@@ -136,7 +142,7 @@ impl PlayoutPolicy {
     /// A move that leaves its chain with one liberty, captures nothing, and makes a chain
     /// larger than `self_atari_max_stones`.
     #[inline]
-    fn is_bad_self_atari(&self, board: &Board, p: Point, color: Color) -> bool {
+    pub fn is_bad_self_atari(&self, board: &Board, p: Point, color: Color) -> bool {
         if !self.avoid_self_atari || board.empty_neighbours(p) >= 2 {
             return false;
         }

@@ -1,0 +1,260 @@
+//! One simulation: descend the tree from the root on a copy of the board, expand a leaf,
+//! play out, and back the result up with AMAF (RAVE) statistics.
+
+use super::playout::{PlayoutLimits, playout};
+use super::policy::PlayoutPolicy;
+use super::priors::{Expansion, PriorWeights};
+use super::tree::{ChildSpec, PASS, ROOT, Tree};
+use crate::rules::{Bitboard, Board, CELLS, Color, Game, Point, Scoring, owned_regions};
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+
+/// Read-only facts every simulation of one search shares.
+pub struct Context<'a> {
+    pub game: &'a Game,
+    pub color: Color,
+    pub tree: &'a Tree,
+    pub policy: &'a PlayoutPolicy,
+    pub weights: PriorWeights,
+    /// RAVE's k: the number of visits at which AMAF and Monte-Carlo weigh the same.
+    pub rave_k: f32,
+    /// Visits a leaf needs before it is expanded.
+    pub expand_after: u32,
+    /// The move number from which passes enter the tree (none before, unless forced).
+    pub pass_from_move: usize,
+    pub komi: f64,
+    /// Points White gets for handicap stones under area scoring.
+    pub white_bonus: f64,
+}
+
+/// Per-thread scratch: nothing here is shared, and nothing is allocated per simulation.
+pub struct Worker {
+    pub rng: Pcg32,
+    path: Vec<u32>,
+    path_keys: Vec<(u64, Color)>,
+    /// Every move of the simulation (tree and playout); passes as point index 0.
+    trace: Vec<(Point, Color)>,
+    first_player: Vec<u8>,
+    children: Vec<ChildSpec>,
+    /// Sum over playouts of +1 (black) / -1 (white) ownership per mailbox cell.
+    pub ownership: Vec<i32>,
+    /// Sum of final margins (Black minus White, komi included).
+    pub margin_sum: f64,
+    pub playouts: u64,
+}
+
+impl Worker {
+    pub fn new(seed: u64) -> Worker {
+        Worker {
+            rng: Pcg32::seed_from_u64(seed),
+            path: Vec::with_capacity(64),
+            path_keys: Vec::with_capacity(64),
+            trace: Vec::with_capacity(4 * CELLS),
+            first_player: vec![0; CELLS],
+            children: Vec::with_capacity(CELLS),
+            ownership: vec![0; CELLS],
+            margin_sum: 0.0,
+            playouts: 0,
+        }
+    }
+}
+
+const PASS_POINT: usize = 0;
+
+impl Context<'_> {
+    /// Black's margin on a finished board under the game's counting (no dead stones: a
+    /// playout has captured them), and ownership added to the worker's sums.
+    fn count(&self, board: &Board, worker: &mut Worker) -> f64 {
+        let owned = owned_regions(board, &Bitboard::EMPTY);
+        let black = board.stones(Color::Black);
+        let white = board.stones(Color::White);
+        for p in (black | owned.black).iter() {
+            worker.ownership[p.index()] += 1;
+        }
+        for p in (white | owned.white).iter() {
+            worker.ownership[p.index()] -= 1;
+        }
+        match self.game.ruleset().scoring() {
+            Scoring::Area => {
+                (black.count() + owned.black.count()) as f64
+                    - (white.count() + owned.white.count()) as f64
+                    - self.komi
+                    - self.white_bonus
+            }
+            Scoring::Territory => {
+                (owned.black.count() + board.captures(Color::Black)) as f64
+                    - (owned.white.count() + board.captures(Color::White)) as f64
+                    - self.komi
+            }
+        }
+    }
+
+    /// One simulation from the root.
+    pub fn simulate(&self, w: &mut Worker) {
+        let tree = self.tree;
+        let game = self.game;
+        let mut board = *game.board();
+        let mut color = self.color;
+        let mut passes = game.consecutive_passes();
+        let mut moves_played = game.record().len();
+        let mut last = match game.record().last() {
+            Some(&(c, crate::rules::Move::Play(p))) if c != color => Some(p),
+            _ => None,
+        };
+        w.path.clear();
+        w.path_keys.clear();
+        w.trace.clear();
+
+        let mut node = ROOT;
+        // Black's result when the descent ends in a terminal node: 1 win, 0.5 draw, 0 loss.
+        let mut terminal: Option<f32> = None;
+        loop {
+            w.path.push(node);
+            tree.node(node).add_in_flight();
+            if node != ROOT && tree.node(node).is_cycle() {
+                terminal = Some(0.5);
+                break;
+            }
+            if passes >= 2 || moves_played >= game.move_limit() {
+                let margin = self.count(&board, w);
+                w.margin_sum += margin;
+                terminal = Some(black_result(margin));
+                break;
+            }
+            let children = match tree.children(node) {
+                Some(c) => c,
+                None => {
+                    let ripe = node == ROOT || tree.node(node).visits() >= self.expand_after;
+                    if !ripe || tree.is_full() || !tree.try_begin_expansion(node) {
+                        break;
+                    }
+                    let expansion = Expansion {
+                        game,
+                        board: &board,
+                        color,
+                        last,
+                        path: &w.path_keys,
+                        allow_pass: moves_played >= self.pass_from_move || passes > 0,
+                        policy: self.policy,
+                        weights: &self.weights,
+                    };
+                    expansion.children(&mut w.children);
+                    tree.finish_expansion(node, &w.children);
+                    match tree.children(node) {
+                        Some(c) => c,
+                        None => break,
+                    }
+                }
+            };
+            let mut best = children.start;
+            let mut best_value = f32::NEG_INFINITY;
+            for c in children {
+                let v = tree.node(c).rave_value(self.rave_k);
+                if v > best_value {
+                    best_value = v;
+                    best = c;
+                }
+            }
+            let mv = tree.node(best).mv();
+            if mv == PASS {
+                board.clear_ko();
+                passes += 1;
+                last = None;
+                w.trace.push((Point::from_index(PASS_POINT), color));
+            } else {
+                let p = Point::from_index(mv as usize);
+                board.play_unchecked(p, color);
+                passes = 0;
+                last = Some(p);
+                w.trace.push((p, color));
+            }
+            moves_played += 1;
+            color = color.opponent();
+            w.path_keys.push((board.hash(), color));
+            node = best;
+        }
+
+        let result = match terminal {
+            Some(r) => r,
+            None => {
+                let limits = PlayoutLimits {
+                    suicide: game.ruleset().suicide(),
+                    moves_played,
+                    move_limit: game.move_limit(),
+                    passes,
+                };
+                playout(
+                    &mut board,
+                    color,
+                    limits,
+                    self.policy,
+                    last,
+                    &mut w.rng,
+                    &mut w.trace,
+                );
+                let margin = self.count(&board, w);
+                w.margin_sum += margin;
+                black_result(margin)
+            }
+        };
+        w.playouts += 1;
+        self.back_up(w, result);
+    }
+
+    /// Records the result on every node of the path, and AMAF results on the children of
+    /// every path node whose move the same player played first later in the simulation.
+    fn back_up(&self, w: &mut Worker, black_result: f32) {
+        let tree = self.tree;
+        let black_halves = (black_result * 2.0).round() as u32;
+        let halves_for = |c: Color| {
+            if c == Color::Black {
+                black_halves
+            } else {
+                2 - black_halves
+            }
+        };
+        let depth = w.path.len() - 1;
+        // First player of each point over the moves after the tree part (the playout).
+        for &(p, _) in &w.trace {
+            w.first_player[p.index()] = 0;
+        }
+        for &(p, c) in w.trace[depth.min(w.trace.len())..].iter().rev() {
+            w.first_player[p.index()] = c.index() as u8 + 1;
+        }
+        let root_mover = self.color.opponent();
+        for d in (0..=depth).rev() {
+            let node = w.path[d];
+            let mover = if d % 2 == 0 {
+                root_mover
+            } else {
+                root_mover.opponent()
+            };
+            tree.node(node).record(halves_for(mover));
+            if d < depth {
+                let (p, c) = w.trace[d];
+                w.first_player[p.index()] = c.index() as u8 + 1;
+            }
+            let to_move = mover.opponent();
+            if let Some(children) = tree.children(node) {
+                let code = to_move.index() as u8 + 1;
+                let halves = halves_for(to_move);
+                for child in children {
+                    let mv = tree.node(child).mv() as usize;
+                    if mv != PASS as usize && w.first_player[mv] == code {
+                        tree.node(child).record_amaf(halves);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn black_result(margin: f64) -> f32 {
+    if margin > 0.0 {
+        1.0
+    } else if margin < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
+}

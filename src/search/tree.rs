@@ -1,0 +1,386 @@
+//! The search tree: nodes in an arena of fixed-size chunks, shared by all threads through
+//! atomics (relaxed counters; a child block is published with release/acquire), with
+//! Monte-Carlo, RAVE and prior statistics per node.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+
+/// Move code of a pass (points are mailbox indices, never 0).
+pub const PASS: u16 = 0;
+/// The root's index.
+pub const ROOT: u32 = 0;
+
+const CHUNK_BITS: u32 = 16;
+const CHUNK: usize = 1 << CHUNK_BITS;
+/// `first_child` of a leaf (0 is the root, never anybody's child).
+const LEAF: u32 = 0;
+/// `first_child` while one thread creates the children.
+const EXPANDING: u32 = u32::MAX;
+/// Flag in `info`: the move repeats an earlier position under simple ko (a no-result cycle).
+const CYCLE: u32 = 1 << 16;
+
+/// One node: the move that led to it and the statistics of the player who made it.
+#[derive(Default)]
+pub struct Node {
+    /// Move code (low 16 bits) and flags.
+    info: AtomicU32,
+    visits: AtomicU32,
+    /// Results for the player who made the move: 2 a win, 1 a draw or no result.
+    half_wins: AtomicU32,
+    amaf_visits: AtomicU32,
+    amaf_half_wins: AtomicU32,
+    prior_visits: AtomicU32,
+    prior_half_wins: AtomicU32,
+    /// Descents in progress through this node (each counts as a loss: virtual loss).
+    in_flight: AtomicU32,
+    first_child: AtomicU32,
+    child_count: AtomicU32,
+}
+
+/// What a new child starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChildSpec {
+    pub mv: u16,
+    pub prior_visits: u32,
+    pub prior_half_wins: u32,
+    pub cycle: bool,
+}
+
+impl Node {
+    #[inline]
+    pub fn mv(&self) -> u16 {
+        self.info.load(Ordering::Relaxed) as u16
+    }
+
+    #[inline]
+    pub fn is_cycle(&self) -> bool {
+        self.info.load(Ordering::Relaxed) & CYCLE != 0
+    }
+
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Ordering::Relaxed)
+    }
+
+    /// The mover's win rate from playouts alone (0.5 before any).
+    pub fn win_rate(&self) -> f32 {
+        let n = self.visits();
+        if n == 0 {
+            0.5
+        } else {
+            self.half_wins.load(Ordering::Relaxed) as f32 / (2.0 * n as f32)
+        }
+    }
+
+    /// The prior's value, as the search started it (0.5 when none).
+    pub fn prior_value(&self) -> f32 {
+        let n = self.prior_visits.load(Ordering::Relaxed);
+        if n == 0 {
+            0.5
+        } else {
+            self.prior_half_wins.load(Ordering::Relaxed) as f32 / (2.0 * n as f32)
+        }
+    }
+
+    pub fn prior_visits(&self) -> u32 {
+        self.prior_visits.load(Ordering::Relaxed)
+    }
+
+    /// The selection value for the mover: Monte-Carlo mean with priors and virtual losses,
+    /// blended with the AMAF mean by β = ñ / (ñ + n + n·ñ/k) (Pachi's and Gelly–Silver's
+    /// schedule); no exploration term, as the priors and RAVE explore.
+    #[inline]
+    pub fn rave_value(&self, k: f32) -> f32 {
+        let n = (self.prior_visits.load(Ordering::Relaxed)
+            + self.visits.load(Ordering::Relaxed)
+            + self.in_flight.load(Ordering::Relaxed)) as f32;
+        let w = (self.prior_half_wins.load(Ordering::Relaxed)
+            + self.half_wins.load(Ordering::Relaxed)) as f32
+            * 0.5;
+        let mc = if n > 0.0 { w / n } else { 0.5 };
+        let an = self.amaf_visits.load(Ordering::Relaxed) as f32;
+        if an == 0.0 {
+            return mc;
+        }
+        let aw = self.amaf_half_wins.load(Ordering::Relaxed) as f32 * 0.5;
+        let beta = an / (an + n + n * an / k);
+        (1.0 - beta) * mc + beta * (aw / an)
+    }
+
+    #[inline]
+    pub fn add_in_flight(&self) {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records a finished descent: one visit with `half_wins` for the mover.
+    #[inline]
+    pub fn record(&self, half_wins: u32) {
+        self.visits.fetch_add(1, Ordering::Relaxed);
+        self.half_wins.fetch_add(half_wins, Ordering::Relaxed);
+        self.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    pub fn record_amaf(&self, half_wins: u32) {
+        self.amaf_visits.fetch_add(1, Ordering::Relaxed);
+        self.amaf_half_wins.fetch_add(half_wins, Ordering::Relaxed);
+    }
+
+    fn copy_stats_from(&self, other: &Node) {
+        for (to, from) in [
+            (&self.info, &other.info),
+            (&self.visits, &other.visits),
+            (&self.half_wins, &other.half_wins),
+            (&self.amaf_visits, &other.amaf_visits),
+            (&self.amaf_half_wins, &other.amaf_half_wins),
+            (&self.prior_visits, &other.prior_visits),
+            (&self.prior_half_wins, &other.prior_half_wins),
+        ] {
+            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+    }
+}
+
+/// The node arena. Memory is bounded by `max_nodes`; when it is full, leaves stay leaves.
+pub struct Tree {
+    chunks: Box<[OnceLock<Box<[Node]>>]>,
+    len: AtomicUsize,
+    max_nodes: usize,
+    full: AtomicBool,
+}
+
+impl Tree {
+    /// A tree holding only a root, with room for about `max_nodes` nodes.
+    pub fn new(max_nodes: usize) -> Tree {
+        let max_nodes = max_nodes.max(CHUNK);
+        let chunks = (0..max_nodes.div_ceil(CHUNK))
+            .map(|_| OnceLock::new())
+            .collect();
+        let tree = Tree {
+            chunks,
+            len: AtomicUsize::new(0),
+            max_nodes,
+            full: AtomicBool::new(false),
+        };
+        let root = tree.allocate(1).expect("room for the root");
+        debug_assert_eq!(root, ROOT);
+        tree
+    }
+
+    /// Bytes one node takes.
+    pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+    #[inline]
+    pub fn node(&self, i: u32) -> &Node {
+        let chunk = self.chunks[(i >> CHUNK_BITS) as usize]
+            .get()
+            .expect("allocated chunk");
+        &chunk[i as usize & (CHUNK - 1)]
+    }
+
+    /// Nodes handed out so far.
+    pub fn len(&self) -> usize {
+        self.len.load(Ordering::Relaxed).min(self.max_nodes)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes of the chunks in use.
+    pub fn memory_bytes(&self) -> usize {
+        self.chunks.iter().filter(|c| c.get().is_some()).count() * CHUNK * Self::NODE_BYTES
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.full.load(Ordering::Relaxed)
+    }
+
+    /// A block of `k` consecutive nodes inside one chunk.
+    fn allocate(&self, k: usize) -> Option<u32> {
+        debug_assert!(k <= CHUNK);
+        let mut start = self.len.load(Ordering::Relaxed);
+        loop {
+            let mut s = start;
+            if s % CHUNK + k > CHUNK {
+                s = (s / CHUNK + 1) * CHUNK;
+            }
+            if s + k > self.max_nodes.min(self.chunks.len() * CHUNK) {
+                self.full.store(true, Ordering::Relaxed);
+                return None;
+            }
+            match self
+                .len
+                .compare_exchange_weak(start, s + k, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => {
+                    self.chunks[s / CHUNK]
+                        .get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect());
+                    return Some(s as u32);
+                }
+                Err(now) => start = now,
+            }
+        }
+    }
+
+    /// The children of `i`, once they are published.
+    #[inline]
+    pub fn children(&self, i: u32) -> Option<Range<u32>> {
+        let node = self.node(i);
+        match node.first_child.load(Ordering::Acquire) {
+            LEAF | EXPANDING => None,
+            first => Some(first..first + node.child_count.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// Claims the right to expand leaf `i`; false when another thread has it or did it.
+    pub fn try_begin_expansion(&self, i: u32) -> bool {
+        self.node(i)
+            .first_child
+            .compare_exchange(LEAF, EXPANDING, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Creates and publishes the children of `i` (after [`Tree::try_begin_expansion`]).
+    /// Without room, or without children, `i` stays a leaf for good.
+    pub fn finish_expansion(&self, i: u32, children: &[ChildSpec]) {
+        let node = self.node(i);
+        let Some(first) = (!children.is_empty())
+            .then(|| self.allocate(children.len()))
+            .flatten()
+        else {
+            // Stay "expanding" for good: nobody retries a node that cannot grow.
+            return;
+        };
+        for (k, spec) in children.iter().enumerate() {
+            let child = self.node(first + k as u32);
+            child.info.store(
+                spec.mv as u32 | if spec.cycle { CYCLE } else { 0 },
+                Ordering::Relaxed,
+            );
+            child
+                .prior_visits
+                .store(spec.prior_visits, Ordering::Relaxed);
+            child
+                .prior_half_wins
+                .store(spec.prior_half_wins, Ordering::Relaxed);
+        }
+        node.child_count
+            .store(children.len() as u32, Ordering::Relaxed);
+        node.first_child.store(first, Ordering::Release);
+    }
+
+    /// The child of `i` for move `mv`.
+    pub fn child_with_move(&self, i: u32, mv: u16) -> Option<u32> {
+        self.children(i)?.find(|&c| self.node(c).mv() == mv)
+    }
+
+    /// A new tree holding a copy of the subtree under `i` (the recycling step of tree
+    /// reuse): everything else is dropped.
+    pub fn subtree(&self, i: u32, max_nodes: usize) -> Tree {
+        let tree = Tree::new(max_nodes);
+        tree.node(ROOT).copy_stats_from(self.node(i));
+        let mut queue = vec![(i, ROOT)];
+        while let Some((from, to)) = queue.pop() {
+            let Some(children) = self.children(from) else {
+                continue;
+            };
+            let Some(first) = tree.allocate(children.len()) else {
+                break;
+            };
+            for (k, c) in children.enumerate() {
+                tree.node(first + k as u32).copy_stats_from(self.node(c));
+                queue.push((c, first + k as u32));
+            }
+            let node = tree.node(to);
+            node.child_count.store(
+                self.node(from).child_count.load(Ordering::Relaxed),
+                Ordering::Relaxed,
+            );
+            node.first_child.store(first, Ordering::Release);
+        }
+        tree
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(mv: u16, visits: u32, half_wins: u32) -> ChildSpec {
+        ChildSpec {
+            mv,
+            prior_visits: visits,
+            prior_half_wins: half_wins,
+            cycle: false,
+        }
+    }
+
+    #[test]
+    fn children_are_published_once_and_found_by_move() {
+        let tree = Tree::new(1000);
+        assert!(tree.children(ROOT).is_none());
+        assert!(tree.try_begin_expansion(ROOT));
+        assert!(!tree.try_begin_expansion(ROOT));
+        tree.finish_expansion(ROOT, &[spec(PASS, 1, 1), spec(12, 2, 4)]);
+        let kids = tree.children(ROOT).unwrap();
+        assert_eq!(kids.len(), 2);
+        let c = tree.child_with_move(ROOT, 12).unwrap();
+        assert_eq!(tree.node(c).prior_value(), 1.0);
+        assert!(tree.child_with_move(ROOT, 13).is_none());
+    }
+
+    #[test]
+    fn rave_blends_towards_the_amaf_mean_while_visits_are_few() {
+        let tree = Tree::new(100);
+        tree.try_begin_expansion(ROOT);
+        tree.finish_expansion(ROOT, &[spec(5, 10, 10)]);
+        let c = tree.node(tree.children(ROOT).unwrap().start);
+        assert_eq!(c.rave_value(3000.0), 0.5);
+        for _ in 0..100 {
+            c.record_amaf(2);
+        }
+        // Many AMAF wins, few real visits: the value moves most of the way to 1.
+        assert!(c.rave_value(3000.0) > 0.85);
+        for _ in 0..10_000 {
+            c.add_in_flight();
+            c.record(0);
+        }
+        // Many real losses: the Monte-Carlo mean dominates.
+        assert!(c.rave_value(3000.0) < 0.1);
+    }
+
+    #[test]
+    fn a_full_arena_refuses_to_grow_and_says_so() {
+        let tree = Tree::new(1);
+        let many: Vec<ChildSpec> = (1..=60_000).map(|m| spec(m as u16, 1, 1)).collect();
+        assert!(tree.try_begin_expansion(ROOT));
+        tree.finish_expansion(ROOT, &many);
+        let c = tree.children(ROOT).unwrap().start;
+        assert!(tree.try_begin_expansion(c));
+        tree.finish_expansion(c, &many);
+        assert!(tree.is_full());
+        assert!(tree.children(c).is_none());
+        assert!(tree.memory_bytes() <= CHUNK * Tree::NODE_BYTES);
+    }
+
+    #[test]
+    fn a_subtree_copy_keeps_statistics_and_shape() {
+        let tree = Tree::new(1000);
+        tree.try_begin_expansion(ROOT);
+        tree.finish_expansion(ROOT, &[spec(1, 1, 1), spec(2, 1, 1)]);
+        let c = tree.child_with_move(ROOT, 2).unwrap();
+        tree.node(c).add_in_flight();
+        tree.node(c).record(2);
+        tree.try_begin_expansion(c);
+        tree.finish_expansion(c, &[spec(7, 3, 6)]);
+        let sub = tree.subtree(c, 1000);
+        assert_eq!(sub.node(ROOT).visits(), 1);
+        assert_eq!(sub.node(ROOT).mv(), 2);
+        let g = sub.child_with_move(ROOT, 7).unwrap();
+        assert_eq!(sub.node(g).prior_visits(), 3);
+        assert!(sub.children(g).is_none());
+        assert_eq!(sub.len(), 2);
+    }
+}
