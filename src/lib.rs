@@ -5,5 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod engine;
+pub mod match_runner;
 pub mod rules;
 pub mod search;

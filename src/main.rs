@@ -1,23 +1,104 @@
 //! The `yeoul` binary: command line, logging, then the chosen job.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
 use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
-use yeoul::rules::BoardSize;
+use yeoul::engine::{EngineConfig, Level};
+use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
+use yeoul::rules::{BoardSize, Ruleset};
 
 #[derive(Parser)]
 #[command(name = "yeoul", version, about = "A Go engine that speaks GTP")]
 struct Cli {
-    /// More log output on stderr (-v info, -vv debug).
+    #[command(flatten)]
+    engine: EngineOptions,
+    /// More log output on stderr (-v info, -vv debug); RUST_LOG works too.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// How the engine plays (for the GTP engine, and for yeoul's side of a match).
+#[derive(Args, Clone)]
+struct EngineOptions {
+    /// Difficulty: easy, normal or hard.
+    #[arg(long, default_value = "normal", global = true)]
+    level: Level,
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// A fixed playout budget per move (overrides the level's time and cap).
+    #[arg(long, global = true)]
+    playouts: Option<u64>,
+    /// Seconds per move (overrides the level's time).
+    #[arg(long, global = true)]
+    time: Option<f64>,
+    /// Random seed.
+    #[arg(long, default_value_t = 1, global = true)]
+    seed: u64,
+    /// With --playouts: the same seed gives the same moves at any thread count.
+    #[arg(long, global = true)]
+    deterministic: bool,
+    /// Rule set: chinese, aga, new_zealand, tromp-taylor, japanese, korean.
+    #[arg(long, default_value = "chinese", global = true)]
+    rules: Ruleset,
+    /// Komi (default: the rule set's).
+    #[arg(long, global = true, allow_negative_numbers = true)]
+    komi: Option<f64>,
+    /// Memory for the search tree, in MiB.
+    #[arg(long, default_value_t = 1024, global = true)]
+    max_memory: usize,
+}
+
+impl EngineOptions {
+    fn config(&self) -> EngineConfig {
+        let mut config = EngineConfig {
+            level: self.level,
+            playouts: self.playouts,
+            seed: self.seed,
+            deterministic: self.deterministic,
+            max_memory_mb: self.max_memory,
+            ..EngineConfig::default()
+        };
+        if let Some(t) = self.threads {
+            config.threads = t;
+        }
+        if let Some(t) = self.time {
+            config.time = Some(Duration::from_secs_f64(t));
+        }
+        config
+    }
+
+    fn check(&self) {
+        if self.threads.is_some_and(|t| t == 0 || t > 1024) {
+            fail("--threads must be 1 to 1024");
+        }
+        if self.playouts == Some(0) {
+            fail("--playouts must be at least 1");
+        }
+        if self
+            .time
+            .is_some_and(|t| !(t.is_finite() && t > 0.0 && t < 86_400.0))
+        {
+            fail("--time must be a number of seconds above 0");
+        }
+        if self
+            .komi
+            .is_some_and(|k| !k.is_finite() || k.abs() > 1000.0)
+        {
+            fail("--komi must be a number between -1000 and 1000");
+        }
+        if !(1..=1 << 20).contains(&self.max_memory) {
+            fail("--max-memory must be 1 to 1048576 MiB");
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Playout speed on 9x9 and 19x19, one thread and all threads.
+    /// Playout speed on 9x9 and 19x19, one thread and all threads (--threads N).
     Bench {
         /// Board sizes to measure.
         #[arg(long, value_delimiter = ',', default_values_t = vec![9usize, 19])]
@@ -25,12 +106,36 @@ enum Command {
         /// Seconds per measurement.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
-        /// Threads for the parallel rows (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
         /// Playout policies to measure.
         #[arg(long, value_delimiter = ',', default_values_t = vec![Policy::Light, Policy::Heavy])]
         policies: Vec<Policy>,
+    },
+    /// Plays yeoul (with the engine options) against another engine and prints a summary.
+    Match {
+        /// The opponent: a GTP engine's command line, e.g. "gnugo --mode gtp --level 10".
+        #[arg(long, conflicts_with = "opponent_level")]
+        opponent: Option<String>,
+        /// Or yeoul itself at another level.
+        #[arg(long)]
+        opponent_level: Option<Level>,
+        /// Board size.
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Number of games.
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Keep yeoul on Black in every game (colours alternate by default).
+        #[arg(long)]
+        no_alternate: bool,
+        /// A GTP engine that scores finished games, e.g. "gnugo --mode gtp --chinese-rules".
+        #[arg(long)]
+        referee: Option<String>,
+        /// Folder for an SGF file of every game.
+        #[arg(long)]
+        sgf_dir: Option<PathBuf>,
+        /// Seconds an external engine may take for one move.
+        #[arg(long, default_value_t = 60.0)]
+        move_timeout: f64,
     },
 }
 
@@ -57,15 +162,45 @@ fn main() {
         _ => "debug",
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
+    cli.engine.check();
     match cli.command {
         Some(Command::Bench {
             sizes,
             seconds,
-            threads,
             policies,
-        }) => bench(&sizes, seconds, threads, &policies),
+        }) => bench(&sizes, seconds, cli.engine.threads, &policies),
+        Some(Command::Match {
+            opponent,
+            opponent_level,
+            size,
+            games,
+            no_alternate,
+            referee,
+            sgf_dir,
+            move_timeout,
+        }) => {
+            let Ok(size) = BoardSize::new(size) else {
+                fail("--size must be 2 to 19")
+            };
+            if !(move_timeout.is_finite() && move_timeout > 0.0) {
+                fail("--move-timeout must be a number of seconds above 0");
+            }
+            let config = MatchConfig {
+                size,
+                komi: cli
+                    .engine
+                    .komi
+                    .unwrap_or_else(|| cli.engine.rules.default_komi(0)),
+                ruleset: cli.engine.rules,
+                games,
+                alternate: !no_alternate,
+                sgf_dir,
+                move_timeout: Duration::from_secs_f64(move_timeout),
+            };
+            play_match(&cli.engine, opponent, opponent_level, referee, &config);
+        }
         None => {
-            eprintln!("the GTP engine is not built yet: try `yeoul bench`");
+            eprintln!("the GTP engine is not built yet: try `yeoul bench` or `yeoul match`");
             std::process::exit(2);
         }
     }
@@ -74,6 +209,49 @@ fn main() {
 fn fail(message: &str) -> ! {
     eprintln!("error: {message}");
     std::process::exit(2)
+}
+
+fn play_match(
+    engine: &EngineOptions,
+    opponent: Option<String>,
+    opponent_level: Option<Level>,
+    referee: Option<String>,
+    config: &MatchConfig,
+) {
+    if let Some(dir) = &config.sgf_dir
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        fail(&format!("cannot create {}: {e}", dir.display()));
+    }
+    let mut ours = EnginePlayer::new(engine.config());
+    let mut other: Box<dyn Player> = match (opponent, opponent_level) {
+        (Some(command), _) => match GtpPlayer::start(&command, config.move_timeout) {
+            Ok(p) => Box::new(p),
+            Err(e) => fail(&format!("cannot start the opponent: {e}")),
+        },
+        (None, Some(level)) => {
+            let mut c = engine.config();
+            c.level = level;
+            c.seed = c.seed.wrapping_add(1);
+            Box::new(EnginePlayer::new(c))
+        }
+        (None, None) => fail("give --opponent CMD or --opponent-level LEVEL"),
+    };
+    let mut referee =
+        referee.map(
+            |command| match GtpPlayer::start(&command, Duration::from_secs(120)) {
+                Ok(p) => p,
+                Err(e) => fail(&format!("cannot start the referee: {e}")),
+            },
+        );
+    let summary = run_match(
+        config,
+        &mut ours,
+        other.as_mut(),
+        referee.as_mut().map(|r| r as &mut dyn Player),
+        &mut |record| eprintln!("{record}"),
+    );
+    print!("{summary}");
 }
 
 fn bench(sizes: &[usize], seconds: f64, threads: Option<usize>, policies: &[Policy]) {

@@ -6,6 +6,7 @@ pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod priors;
+pub mod time;
 pub mod tree;
 
 use crate::rules::{BoardSize, Color, Game, Move, Point, Scoring};
@@ -322,13 +323,16 @@ fn run_workers(
                     if n >= params.max_playouts {
                         break;
                     }
-                    if n % 64 == 0 && t == 0 && should_stop(ctx, params, n, started, deadline) {
+                    if n.is_multiple_of(64)
+                        && t == 0
+                        && should_stop(ctx, params, n, started, deadline)
+                    {
                         done.store(true, Ordering::Relaxed);
                         break;
                     }
                     ctx.simulate(&mut worker);
                     if let Some(d) = deadline
-                        && worker.playouts % 16 == 0
+                        && worker.playouts.is_multiple_of(16)
                         && Instant::now() >= d
                     {
                         done.store(true, Ordering::Relaxed);

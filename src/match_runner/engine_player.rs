@@ -1,0 +1,60 @@
+//! yeoul's own engine as a match [`Player`], in-process.
+
+use super::{Player, PlayerError, Reply};
+use crate::engine::{Engine, EngineConfig};
+use crate::rules::{BoardSize, Color, Move, Ruleset};
+use std::sync::atomic::AtomicBool;
+
+pub struct EnginePlayer {
+    engine: Engine,
+}
+
+impl EnginePlayer {
+    pub fn new(config: EngineConfig) -> EnginePlayer {
+        EnginePlayer {
+            engine: Engine::new(BoardSize::NINE, Ruleset::Chinese, config),
+        }
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> String {
+        format!(
+            "yeoul {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            self.engine.config().level
+        )
+    }
+
+    fn new_game(
+        &mut self,
+        size: BoardSize,
+        komi: f64,
+        ruleset: Ruleset,
+    ) -> Result<(), PlayerError> {
+        self.engine.new_game(size);
+        self.engine.game_mut().set_ruleset(ruleset);
+        self.engine.game_mut().set_komi(komi);
+        Ok(())
+    }
+
+    fn play(&mut self, color: Color, mv: Move) -> Result<(), PlayerError> {
+        self.engine
+            .game_mut()
+            .play(color, mv)
+            .map(drop)
+            .map_err(|e| PlayerError::IllegalMove(e.to_string()))
+    }
+
+    fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError> {
+        Ok(self.engine.genmove(color, &AtomicBool::new(false)))
+    }
+
+    fn final_score(&mut self) -> Result<Option<String>, PlayerError> {
+        Ok(Some(self.engine.final_score().to_string()))
+    }
+}

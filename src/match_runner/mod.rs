@@ -1,0 +1,577 @@
+//! Engine-vs-engine matches (the engine behind a `yeoul match` command).
+//!
+//! A [`Player`] is either an engine in this process or an external GTP engine
+//! ([`GtpPlayer`]). [`run_match`] plays a series of games between two players, keeps its
+//! own [`Game`] to judge every move (an illegal move forfeits the game), ends a game on two
+//! passes, a resignation or the move limit, counts it (a referee's `final_score`, else the
+//! first player's, else the rules core's count with every stone alive), writes an SGF file
+//! per game if asked ([`game_to_sgf`]) and sums everything up in a [`MatchSummary`].
+//!
+//! Faults: a crash, a timeout, an unreadable answer or an illegal move loses the game for
+//! the player at fault (a forfeit); an engine that refuses a move our rules accept leaves
+//! the game without result (the two disagree about the rules). A crashed or timed-out
+//! [`GtpPlayer`] is started again at the next game.
+
+mod engine_player;
+mod gtp_client;
+mod sgf;
+mod stats;
+#[cfg(test)]
+mod tests;
+
+pub use engine_player::EnginePlayer;
+pub use gtp_client::{GtpPlayer, split_command_line};
+pub use sgf::{game_to_sgf, sgf_file_name};
+pub use stats::{MatchSummary, PlayerSummary, wilson_interval};
+
+use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Ruleset};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// A participant: our engine in-process, or an external GTP engine.
+pub trait Player {
+    fn name(&self) -> String;
+    /// Start a new game (clear the board) with these settings.
+    fn new_game(&mut self, size: BoardSize, komi: f64, ruleset: Ruleset)
+    -> Result<(), PlayerError>;
+    /// Tell the player a move was played.
+    fn play(&mut self, color: Color, mv: Move) -> Result<(), PlayerError>;
+    /// Ask for a move (the player plays it on its own board).
+    fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError>;
+    /// A score string such as "B+3.5" / "W+0.5" / "0" for the current position, if the
+    /// player can score.
+    fn final_score(&mut self) -> Result<Option<String>, PlayerError>;
+}
+
+/// A player's answer to `genmove` (the engine's own type).
+pub use crate::engine::Reply;
+
+/// What went wrong with a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerError {
+    /// The engine could not be started.
+    Start(String),
+    /// The engine exited or closed its output.
+    Crashed(String),
+    /// No answer in time (an external engine is killed).
+    Timeout(String),
+    /// An answer that is not GTP, or not what the command asks for.
+    Protocol(String),
+    /// The engine answered a command with an error (`? message`).
+    Rejected(String),
+    /// A move the rules forbid.
+    IllegalMove(String),
+}
+
+impl PlayerError {
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            PlayerError::Start(_) => FaultKind::Start,
+            PlayerError::Crashed(_) => FaultKind::Crash,
+            PlayerError::Timeout(_) => FaultKind::Timeout,
+            PlayerError::Protocol(_) => FaultKind::Protocol,
+            PlayerError::Rejected(_) => FaultKind::Rejected,
+            PlayerError::IllegalMove(_) => FaultKind::IllegalMove,
+        }
+    }
+
+    /// The message without the kind.
+    pub fn message(&self) -> &str {
+        match self {
+            PlayerError::Start(m)
+            | PlayerError::Crashed(m)
+            | PlayerError::Timeout(m)
+            | PlayerError::Protocol(m)
+            | PlayerError::Rejected(m)
+            | PlayerError::IllegalMove(m) => m,
+        }
+    }
+}
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind(), self.message())
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+/// The kinds of [`PlayerError`], for counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    Start,
+    Crash,
+    Timeout,
+    Protocol,
+    Rejected,
+    IllegalMove,
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FaultKind::Start => "cannot start",
+            FaultKind::Crash => "crash",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Protocol => "protocol error",
+            FaultKind::Rejected => "command refused",
+            FaultKind::IllegalMove => "illegal move",
+        })
+    }
+}
+
+/// Who in a game a fault belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    Black,
+    White,
+    Referee,
+}
+
+impl From<Color> for Role {
+    fn from(color: Color) -> Role {
+        match color {
+            Color::Black => Role::Black,
+            Color::White => Role::White,
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Role::Black => "black",
+            Role::White => "white",
+            Role::Referee => "referee",
+        })
+    }
+}
+
+/// One fault in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub role: Role,
+    /// The player's name.
+    pub player: String,
+    pub kind: FaultKind,
+    pub message: String,
+}
+
+/// How a series of games is played.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub size: BoardSize,
+    pub komi: f64,
+    pub ruleset: Ruleset,
+    pub games: usize,
+    /// Swap colours every game (`a` is Black in odd-numbered games).
+    pub alternate: bool,
+    /// Write `game-001.sgf`, ... there.
+    pub sgf_dir: Option<PathBuf>,
+    /// How long an external engine may think about a move (other commands get at least
+    /// ten seconds).
+    pub move_timeout: Duration,
+}
+
+impl Default for MatchConfig {
+    fn default() -> MatchConfig {
+        MatchConfig {
+            size: BoardSize::NINE,
+            komi: 7.5,
+            ruleset: Ruleset::Chinese,
+            games: 2,
+            alternate: true,
+            sgf_dir: None,
+            move_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameResult {
+    /// Counted. `margin` is Black's lead (negative when White wins), komi included;
+    /// `text` is the count as `B+3.5`, `W+0.5` or `0`.
+    Score {
+        winner: Option<Color>,
+        margin: f64,
+        text: String,
+    },
+    /// The loser resigned; the colour is the winner's.
+    Resignation(Color),
+    /// The loser crashed, timed out, answered nonsense or played an illegal move.
+    Forfeit { winner: Color, reason: String },
+    /// Neither player wins (the game could not be played or counted).
+    NoResult(String),
+}
+
+impl GameResult {
+    /// The winning colour, if any.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            GameResult::Score { winner, .. } => *winner,
+            GameResult::Resignation(w) | GameResult::Forfeit { winner: w, .. } => Some(*w),
+            GameResult::NoResult(_) => None,
+        }
+    }
+
+    pub fn is_draw(&self) -> bool {
+        matches!(self, GameResult::Score { winner: None, .. })
+    }
+
+    /// SGF's `RE` value: `B+3.5`, `W+R`, `B+F`, `0` (a draw) or `Void`.
+    pub fn sgf_result(&self) -> String {
+        match self {
+            GameResult::Score { text, .. } => text.clone(),
+            GameResult::Resignation(w) => format!("{}+R", color_letter(*w)),
+            GameResult::Forfeit { winner, .. } => format!("{}+F", color_letter(*winner)),
+            GameResult::NoResult(_) => "Void".to_string(),
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameResult::Score { text, .. } => f.write_str(text),
+            GameResult::Resignation(_) => f.write_str(&self.sgf_result()),
+            GameResult::Forfeit { reason, .. } => write!(f, "{} ({reason})", self.sgf_result()),
+            GameResult::NoResult(reason) => write!(f, "no result ({reason})"),
+        }
+    }
+}
+
+/// One game as played.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// 1 for the first game of the match.
+    pub number: usize,
+    pub black: String,
+    pub white: String,
+    /// Whether the match's first player (`a`) had Black.
+    pub a_is_black: bool,
+    pub size: BoardSize,
+    pub komi: f64,
+    pub ruleset: Ruleset,
+    pub moves: Vec<(Color, Move)>,
+    pub result: GameResult,
+    /// Time of each `genmove`, with the colour asked.
+    pub times: Vec<(Color, Duration)>,
+    /// Who counted a scored game (`referee GNU Go 3.8`, ...).
+    pub scorer: Option<String>,
+    /// Everything that went wrong, readable.
+    pub errors: Vec<String>,
+    /// The faults among `errors`, by player.
+    pub faults: Vec<Fault>,
+}
+
+impl GameRecord {
+    /// The colour the match's player `a` had.
+    pub fn a_color(&self) -> Color {
+        if self.a_is_black {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// Whether `a` won (`None` for a draw or no result).
+    pub fn a_won(&self) -> Option<bool> {
+        self.result.winner().map(|w| w == self.a_color())
+    }
+
+    fn fault(&mut self, role: Role, player: String, context: &str, error: &PlayerError) {
+        let text = format!("{role} {player}: {context}: {error}");
+        log::warn!("game {}: {text}", self.number);
+        self.errors.push(text);
+        self.faults.push(Fault {
+            role,
+            player,
+            kind: error.kind(),
+            message: format!("{context}: {}", error.message()),
+        });
+    }
+
+    fn note(&mut self, text: String) {
+        log::warn!("game {}: {text}", self.number);
+        self.errors.push(text);
+    }
+}
+
+impl fmt::Display for GameRecord {
+    /// One line: `game 3: B yeoul vs W GNU Go 3.8: W+12.5 (84 moves)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}: B {} vs W {}: {} ({} moves)",
+            self.number,
+            self.black,
+            self.white,
+            self.result,
+            self.moves.len()
+        )?;
+        if !self.errors.is_empty() {
+            write!(f, " [{} error(s)]", self.errors.len())?;
+        }
+        Ok(())
+    }
+}
+
+fn color_letter(color: Color) -> char {
+    match color {
+        Color::Black => 'B',
+        Color::White => 'W',
+    }
+}
+
+fn move_name(size: BoardSize, mv: Move) -> String {
+    match mv {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => size.name(p),
+    }
+}
+
+/// Parses a count as GTP's `final_score` gives it: `B+3.5`, `W+0.5`, `0`, `Draw`, `Jigo`
+/// (case-insensitive). Returns the winner and Black's lead.
+pub fn parse_score(text: &str) -> Option<(Option<Color>, f64)> {
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    if matches!(lower.as_str(), "0" | "0.0" | "draw" | "jigo") {
+        return Some((None, 0.0));
+    }
+    let (letter, rest) = lower.split_at_checked(1)?;
+    let value = rest.strip_prefix('+')?;
+    let points: f64 = value.parse().ok()?;
+    if !points.is_finite() || points < 0.0 {
+        return None;
+    }
+    if points == 0.0 {
+        return Some((None, 0.0));
+    }
+    match letter {
+        "b" => Some((Some(Color::Black), points)),
+        "w" => Some((Some(Color::White), -points)),
+        _ => None,
+    }
+}
+
+/// The canonical text of a count: `B+3.5`, `W+0.5` or `0`.
+fn score_text(margin: f64) -> String {
+    if margin > 0.0 {
+        format!("B+{margin}")
+    } else if margin < 0.0 {
+        format!("W+{}", -margin)
+    } else {
+        "0".to_string()
+    }
+}
+
+/// Plays `config.games` games between `a` and `b` (`a` is Black in game 1; colours
+/// alternate if asked), then sums them up. `progress` sees each game when it ends (after
+/// its SGF file is written).
+pub fn run_match(
+    config: &MatchConfig,
+    a: &mut dyn Player,
+    b: &mut dyn Player,
+    mut referee: Option<&mut dyn Player>,
+    progress: &mut dyn FnMut(&GameRecord),
+) -> MatchSummary {
+    let mut records = Vec::with_capacity(config.games);
+    for i in 0..config.games {
+        let a_is_black = !config.alternate || i % 2 == 0;
+        let referee = referee.as_deref_mut();
+        let mut record = if a_is_black {
+            play_game(config, i + 1, a, b, referee, true)
+        } else {
+            play_game(config, i + 1, b, a, referee, false)
+        };
+        if let Some(dir) = &config.sgf_dir
+            && let Err(e) = sgf::write_game(dir, &record)
+        {
+            record.note(format!(
+                "cannot write the SGF file in {}: {e}",
+                dir.display()
+            ));
+        }
+        progress(&record);
+        records.push(record);
+    }
+    MatchSummary::new(config, a.name(), b.name(), records)
+}
+
+/// Plays one game between `black` and `white`.
+pub fn play_game(
+    config: &MatchConfig,
+    number: usize,
+    black: &mut dyn Player,
+    white: &mut dyn Player,
+    referee: Option<&mut (dyn Player + '_)>,
+    a_is_black: bool,
+) -> GameRecord {
+    let mut players: [&mut dyn Player; 2] = [black, white];
+    let mut rec = GameRecord {
+        number,
+        black: players[0].name(),
+        white: players[1].name(),
+        a_is_black,
+        size: config.size,
+        komi: config.komi,
+        ruleset: config.ruleset,
+        moves: Vec::new(),
+        result: GameResult::NoResult("not played".to_string()),
+        times: Vec::new(),
+        scorer: None,
+        errors: Vec::new(),
+        faults: Vec::new(),
+    };
+    let mut game = Game::new(config.size, config.ruleset);
+    game.set_komi(config.komi);
+
+    for color in Color::BOTH {
+        let player = &mut players[color.index()];
+        if let Err(e) = player.new_game(config.size, config.komi, config.ruleset) {
+            let name = player.name();
+            rec.fault(color.into(), name, "new game", &e);
+            rec.result = GameResult::Forfeit {
+                winner: color.opponent(),
+                reason: format!("{color} could not start the game: {}", e.kind()),
+            };
+            return rec;
+        }
+    }
+
+    let ended = loop {
+        if game.is_over() {
+            break None;
+        }
+        let color = game.to_move();
+        let mover = &mut players[color.index()];
+        let start = Instant::now();
+        let reply = mover.genmove(color);
+        rec.times.push((color, start.elapsed()));
+        let mv = match reply {
+            Ok(Reply::Move(mv)) => mv,
+            Ok(Reply::Resign) => break Some(GameResult::Resignation(color.opponent())),
+            Err(e) => {
+                let name = mover.name();
+                rec.fault(color.into(), name, "genmove", &e);
+                break Some(GameResult::Forfeit {
+                    winner: color.opponent(),
+                    reason: format!("{color}: {}", e.kind()),
+                });
+            }
+        };
+        if let Err(illegal) = game.play(color, mv) {
+            let e = PlayerError::IllegalMove(format!("{} ({illegal})", move_name(config.size, mv)));
+            let name = mover.name();
+            rec.fault(color.into(), name, "genmove", &e);
+            break Some(GameResult::Forfeit {
+                winner: color.opponent(),
+                reason: format!("{color} played {e}"),
+            });
+        }
+        rec.moves.push((color, mv));
+        let other = &mut players[color.opponent().index()];
+        if let Err(e) = other.play(color, mv) {
+            let name = other.name();
+            let context = format!("play {color} {}", move_name(config.size, mv));
+            rec.fault(color.opponent().into(), name, &context, &e);
+            break Some(match e {
+                PlayerError::Rejected(_) | PlayerError::IllegalMove(_) => {
+                    GameResult::NoResult(format!("{} refused {context}", color.opponent()))
+                }
+                _ => GameResult::Forfeit {
+                    winner: color,
+                    reason: format!("{}: {}", color.opponent(), e.kind()),
+                },
+            });
+        }
+    };
+
+    rec.result = match ended {
+        Some(result) => result,
+        None => {
+            let a = if a_is_black { 0 } else { 1 };
+            score_game(&mut rec, &game, &mut *players[a], referee)
+        }
+    };
+    rec
+}
+
+/// Counts a finished game: the referee, else `a`, else the rules core.
+fn score_game(
+    rec: &mut GameRecord,
+    game: &Game,
+    a: &mut dyn Player,
+    referee: Option<&mut (dyn Player + '_)>,
+) -> GameResult {
+    if let Some(referee) = referee {
+        let name = referee.name();
+        match referee_score(referee, rec) {
+            Ok(Some(text)) => match parse_score(&text) {
+                Some((winner, margin)) => {
+                    rec.scorer = Some(format!("referee {name}"));
+                    return GameResult::Score {
+                        winner,
+                        margin,
+                        text: score_text(margin),
+                    };
+                }
+                None => {
+                    let e = PlayerError::Protocol(format!("unreadable score {text:?}"));
+                    rec.fault(Role::Referee, name, "final_score", &e);
+                }
+            },
+            Ok(None) => rec.note(format!("referee {name} cannot score")),
+            Err((context, e)) => rec.fault(Role::Referee, name, &context, &e),
+        }
+    }
+
+    let name = a.name();
+    let role = Role::from(rec.a_color());
+    match a.final_score() {
+        Ok(Some(text)) => match parse_score(&text) {
+            Some((winner, margin)) => {
+                rec.scorer = Some(name);
+                return GameResult::Score {
+                    winner,
+                    margin,
+                    text: score_text(margin),
+                };
+            }
+            None => {
+                let e = PlayerError::Protocol(format!("unreadable score {text:?}"));
+                rec.fault(role, name, "final_score", &e);
+            }
+        },
+        Ok(None) => {}
+        Err(e) => rec.fault(role, name, "final_score", &e),
+    }
+
+    let score = game.score(&Bitboard::EMPTY, &Bitboard::EMPTY);
+    rec.scorer = Some("rules core (all stones alive)".to_string());
+    GameResult::Score {
+        winner: score.winner(),
+        margin: score.margin(),
+        text: score_text(score.margin()),
+    }
+}
+
+/// Replays the game into the referee and asks it for the count.
+fn referee_score(
+    referee: &mut dyn Player,
+    rec: &GameRecord,
+) -> Result<Option<String>, (String, PlayerError)> {
+    referee
+        .new_game(rec.size, rec.komi, rec.ruleset)
+        .map_err(|e| ("new game".to_string(), e))?;
+    for &(color, mv) in &rec.moves {
+        referee
+            .play(color, mv)
+            .map_err(|e| (format!("play {color} {}", move_name(rec.size, mv)), e))?;
+    }
+    referee
+        .final_score()
+        .map_err(|e| ("final_score".to_string(), e))
+}

@@ -1,0 +1,245 @@
+//! Thinking time per move: the level's budget when there is no clock; with a clock
+//! (absolute, byo-yomi, canadian) a share of what is left that never runs out, longer in
+//! the opening and middle game than at the end, and a margin for latency.
+
+use std::time::Duration;
+
+/// A game clock as GTP's `time_settings` and `kgs-time_settings` describe it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// No limit.
+    None,
+    /// Main time only (sudden death).
+    Absolute { main: Duration },
+    /// Main time, then `periods` periods of `period` each; a move inside a period resets it.
+    ByoYomi {
+        main: Duration,
+        period: Duration,
+        periods: u32,
+    },
+    /// Main time, then `stones` moves to play within each `period`.
+    Canadian {
+        main: Duration,
+        period: Duration,
+        stones: u32,
+    },
+}
+
+/// The clock of one player: settings plus what is left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    pub control: TimeControl,
+    /// Time left in the current phase (main time, or the current period).
+    pub left: Duration,
+    /// Byo-yomi periods or canadian stones left in the period (0 while in main time).
+    pub count: u32,
+}
+
+/// Kept back from every budget for the controller's and the network's latency.
+pub const LATENCY_MARGIN: Duration = Duration::from_millis(200);
+/// Never think less than this (GTP still needs an answer).
+const FLOOR: Duration = Duration::from_millis(20);
+
+impl Clock {
+    pub fn new(control: TimeControl) -> Clock {
+        let left = match control {
+            TimeControl::None => Duration::ZERO,
+            TimeControl::Absolute { main }
+            | TimeControl::ByoYomi { main, .. }
+            | TimeControl::Canadian { main, .. } => main,
+        };
+        Clock {
+            control,
+            left,
+            count: 0,
+        }
+    }
+
+    /// GTP's `time_left`: `count` is 0 in main time, else periods (byo-yomi) or stones
+    /// (canadian) left.
+    pub fn set_left(&mut self, left: Duration, count: u32) {
+        self.left = left;
+        self.count = count;
+    }
+
+    /// Charges `used` to the clock, the way a server would, for when no `time_left` comes.
+    pub fn charge(&mut self, used: Duration) {
+        match self.control {
+            TimeControl::None => {}
+            TimeControl::Absolute { .. } => self.left = self.left.saturating_sub(used),
+            TimeControl::ByoYomi {
+                period, periods, ..
+            } => {
+                if self.count == 0 {
+                    if used <= self.left {
+                        self.left -= used;
+                        return;
+                    }
+                    let over = used - self.left;
+                    self.count = periods;
+                    self.left = period;
+                    self.charge_period(over, period);
+                } else {
+                    self.charge_period(used, period);
+                }
+            }
+            TimeControl::Canadian { period, stones, .. } => {
+                if self.count == 0 && used <= self.left {
+                    self.left -= used;
+                    return;
+                }
+                if self.count == 0 {
+                    self.count = stones;
+                    self.left = period;
+                    return;
+                }
+                self.left = self.left.saturating_sub(used);
+                self.count -= 1;
+                if self.count == 0 {
+                    self.count = stones;
+                    self.left = period;
+                }
+            }
+        }
+    }
+
+    fn charge_period(&mut self, used: Duration, period: Duration) {
+        if used > period && self.count > 1 {
+            self.count -= 1;
+        }
+        self.left = period;
+    }
+
+    /// The thinking time for the next move: at most `level_time`, and within the clock.
+    /// `empty_share` is the fraction of the board still empty (the game's phase).
+    pub fn budget(&self, level_time: Duration, empty_points: usize, points: usize) -> Duration {
+        let clock_budget = match self.control {
+            TimeControl::None => return level_time,
+            TimeControl::Absolute { .. } => self.main_share(empty_points, points),
+            TimeControl::ByoYomi { period, .. } if self.count == 0 => {
+                self.main_share(empty_points, points) + period.mul_f64(0.8)
+            }
+            TimeControl::ByoYomi { .. } => self.left.mul_f64(0.8),
+            TimeControl::Canadian { period, stones, .. } if self.count == 0 => {
+                self.main_share(empty_points, points) + period.mul_f64(0.8) / stones.max(1)
+            }
+            TimeControl::Canadian { .. } => self.left.mul_f64(0.9) / self.count.max(1),
+        };
+        let hard_limit = match self.control {
+            TimeControl::ByoYomi { .. } | TimeControl::Canadian { .. } if self.count > 0 => {
+                self.left
+            }
+            TimeControl::ByoYomi { period, .. } => self.left + period,
+            TimeControl::Canadian { period, stones, .. } => self.left + period / stones.max(1),
+            _ => self.left,
+        };
+        clock_budget
+            .min(level_time)
+            .min(hard_limit.saturating_sub(LATENCY_MARGIN))
+            .saturating_sub(LATENCY_MARGIN / 2)
+            .max(FLOOR)
+    }
+
+    /// A share of the main time left: spread over the moves still to come (Pachi: half of
+    /// the empty points beyond 20% of the board, at least 30), more while the board is
+    /// open, less in the endgame.
+    fn main_share(&self, empty_points: usize, points: usize) -> Duration {
+        let moves_left = ((empty_points.saturating_sub(points / 5)) / 2).max(30) as u32;
+        let phase = if empty_points * 10 > points * 4 {
+            1.3
+        } else {
+            0.7
+        };
+        (self.left / moves_left).mul_f64(phase)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: fn(u64) -> Duration = Duration::from_secs;
+
+    #[test]
+    fn without_a_clock_the_level_time_is_the_budget() {
+        let clock = Clock::new(TimeControl::None);
+        assert_eq!(
+            clock.budget(Duration::from_millis(1200), 81, 81),
+            Duration::from_millis(1200)
+        );
+    }
+
+    #[test]
+    fn sudden_death_spreads_the_time_and_never_overruns() {
+        let mut clock = Clock::new(TimeControl::Absolute { main: S(60) });
+        let level = S(10);
+        let opening = clock.budget(level, 81, 81);
+        assert!(
+            opening < S(3) && opening > Duration::from_millis(500),
+            "{opening:?}"
+        );
+        clock.set_left(Duration::from_millis(300), 0);
+        let late = clock.budget(level, 10, 81);
+        assert!(late < Duration::from_millis(300), "{late:?}");
+    }
+
+    #[test]
+    fn a_whole_game_in_sudden_death_thinks_longer_early_and_never_runs_out() {
+        let mut clock = Clock::new(TimeControl::Absolute { main: S(600) });
+        let mut budgets = Vec::new();
+        // 19x19, 160 moves each: the board fills by two stones per own move.
+        for k in 0..160 {
+            let b = clock.budget(S(100), 361 - 2 * k, 361);
+            budgets.push(b);
+            clock.charge(b);
+            assert!(clock.left > Duration::ZERO, "ran out at move {k}");
+        }
+        let early: Duration = budgets[..60].iter().sum();
+        let late: Duration = budgets[100..].iter().sum();
+        assert!(early > late, "{early:?} vs {late:?}");
+    }
+
+    #[test]
+    fn byo_yomi_periods_are_used_but_not_overrun() {
+        let mut clock = Clock::new(TimeControl::ByoYomi {
+            main: S(0),
+            period: S(30),
+            periods: 3,
+        });
+        clock.set_left(S(30), 3);
+        let b = clock.budget(S(60), 81, 81);
+        assert!(b <= S(24) && b >= S(20), "{b:?}");
+        // The level caps the budget even when the clock allows more.
+        assert_eq!(
+            clock.budget(Duration::from_millis(2800), 81, 81),
+            Duration::from_millis(2700)
+        );
+    }
+
+    #[test]
+    fn canadian_overtime_divides_the_period_by_the_stones_left() {
+        let mut clock = Clock::new(TimeControl::Canadian {
+            main: S(0),
+            period: S(300),
+            stones: 25,
+        });
+        clock.set_left(S(100), 10);
+        let b = clock.budget(S(60), 81, 81);
+        assert!(b <= S(9) && b >= S(8), "{b:?}");
+    }
+
+    #[test]
+    fn charging_moves_into_overtime() {
+        let mut clock = Clock::new(TimeControl::ByoYomi {
+            main: S(5),
+            period: S(10),
+            periods: 2,
+        });
+        clock.charge(S(4));
+        assert_eq!((clock.left, clock.count), (S(1), 0));
+        clock.charge(S(3));
+        assert_eq!((clock.left, clock.count), (S(10), 2));
+        clock.charge(S(11));
+        assert_eq!((clock.left, clock.count), (S(10), 1));
+    }
+}
