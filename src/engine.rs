@@ -159,6 +159,8 @@ pub struct Engine {
     rng: Pcg32,
     /// Consecutive genmoves whose win rate was below the level's resign threshold.
     hopeless_moves: [u32; 2],
+    /// Games started: mixed into the seeds, so that a match's games differ.
+    games_started: u64,
     last: Option<(SearchResult, Decision)>,
 }
 
@@ -171,6 +173,7 @@ impl Engine {
             config,
             clocks: [Clock::new(TimeControl::None); 2],
             hopeless_moves: [0; 2],
+            games_started: 0,
             last: None,
         }
     }
@@ -199,6 +202,7 @@ impl Engine {
             game.set_komi(komi);
         }
         self.game = game;
+        self.games_started += 1;
         self.search.clear();
         self.hopeless_moves = [0; 2];
         self.last = None;
