@@ -356,6 +356,19 @@ impl Engine {
         self.game.score(&dead, &Bitboard::EMPTY)
     }
 
+    /// The chains a short search judges dead in the current position.
+    pub fn judge_dead(&mut self) -> Bitboard {
+        let size = self.game.size();
+        let mut params = SearchParams::for_size(size, 2_000);
+        params.threads = self.config.threads.max(1);
+        params.seed = self.config.seed;
+        let color = self.game.to_move();
+        let result = self
+            .search
+            .run(&self.game, color, &params, &AtomicBool::new(false));
+        self.dead_chains(&result.ownership)
+    }
+
     /// Stones whose point the ownership map gives to the other colour, by chain.
     pub fn dead_chains(&self, ownership: &[f32]) -> Bitboard {
         let board = self.game.board();

@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod gtp;
 pub mod match_runner;
 pub mod rules;
 pub mod search;

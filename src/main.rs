@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
-use yeoul::engine::{EngineConfig, Level};
+use yeoul::engine::{Engine, EngineConfig, Level};
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::rules::{BoardSize, Ruleset};
 
@@ -200,8 +200,17 @@ fn main() {
             play_match(&cli.engine, opponent, opponent_level, referee, &config);
         }
         None => {
-            eprintln!("the GTP engine is not built yet: try `yeoul bench` or `yeoul match`");
-            std::process::exit(2);
+            let mut engine =
+                Engine::new(BoardSize::NINETEEN, cli.engine.rules, cli.engine.config());
+            if let Some(komi) = cli.engine.komi {
+                engine.game_mut().set_komi(komi);
+            }
+            let stdout = std::io::stdout();
+            yeoul::gtp::run(
+                engine,
+                std::io::BufReader::new(std::io::stdin()),
+                stdout.lock(),
+            );
         }
     }
 }

@@ -1,0 +1,450 @@
+//! The command table: dispatch, `list_commands` and `known_command` all read it.
+
+use super::parse::{CommandLine, format_move, parse_color, parse_count, parse_move, parse_number};
+use super::{GtpError, Session};
+use crate::engine::{Level, Reply};
+use crate::rules::{
+    BoardSize, Cell, Color, HandicapError, Move, Point, Ruleset, max_fixed_handicap,
+};
+use crate::search::time::TimeControl;
+use std::time::Duration;
+
+type Handler = fn(&mut Session, &[String]) -> Result<String, GtpError>;
+
+/// Every command, in the order `list_commands` prints them.
+const COMMANDS: &[(&str, Handler)] = &[
+    ("protocol_version", |_, _| Ok("2".into())),
+    ("name", |_, _| Ok("yeoul".into())),
+    ("version", |_, _| Ok(env!("CARGO_PKG_VERSION").into())),
+    ("known_command", known_command),
+    ("list_commands", |_, _| {
+        Ok(COMMANDS.iter().map(|c| c.0).collect::<Vec<_>>().join("\n"))
+    }),
+    ("quit", quit),
+    ("boardsize", boardsize),
+    ("clear_board", clear_board),
+    ("komi", komi),
+    ("play", play),
+    ("genmove", genmove),
+    ("reg_genmove", reg_genmove),
+    ("kgs-genmove_cleanup", genmove_cleanup),
+    ("undo", undo),
+    ("is_legal", is_legal),
+    ("showboard", showboard),
+    ("fixed_handicap", fixed_handicap),
+    ("place_free_handicap", place_free_handicap),
+    ("set_free_handicap", set_free_handicap),
+    ("final_score", final_score),
+    ("final_status_list", final_status_list),
+    ("time_settings", time_settings),
+    ("kgs-time_settings", kgs_time_settings),
+    ("time_left", time_left),
+    ("kgs-rules", kgs_rules),
+    ("kgs-game_over", |_, _| Ok(String::new())),
+    ("cputime", cputime),
+    ("yeoul-difficulty", difficulty),
+    ("yeoul-rules", rules),
+];
+
+/// Runs one command.
+pub fn dispatch(session: &mut Session, command: &CommandLine) -> Result<String, GtpError> {
+    let handler = COMMANDS
+        .iter()
+        .find(|c| c.0 == command.name)
+        .ok_or(GtpError::Unknown)?
+        .1;
+    handler(session, &command.args)
+}
+
+fn expect_args(args: &[String], n: usize) -> Result<(), GtpError> {
+    if args.len() == n {
+        Ok(())
+    } else {
+        Err(GtpError::Syntax)
+    }
+}
+
+fn known_command(_: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    Ok(COMMANDS.iter().any(|c| c.0 == args[0]).to_string())
+}
+
+fn quit(session: &mut Session, _: &[String]) -> Result<String, GtpError> {
+    session.quit = true;
+    Ok(String::new())
+}
+
+fn boardsize(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let n: usize = args[0].parse().map_err(|_| GtpError::Syntax)?;
+    let size = BoardSize::new(n).map_err(|_| GtpError::UnacceptableSize)?;
+    session.engine.new_game(size);
+    Ok(String::new())
+}
+
+fn clear_board(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let size = session.engine.game().size();
+    session.engine.new_game(size);
+    Ok(String::new())
+}
+
+fn komi(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let komi = parse_number(&args[0])?;
+    session.engine.game_mut().set_komi(komi);
+    Ok(String::new())
+}
+
+fn color_and_move(session: &Session, args: &[String]) -> Result<(Color, Move), GtpError> {
+    expect_args(args, 2)?;
+    Ok((
+        parse_color(&args[0])?,
+        parse_move(session.engine.game().size(), &args[1])?,
+    ))
+}
+
+fn play(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let (color, mv) = color_and_move(session, args)?;
+    session
+        .engine
+        .game_mut()
+        .play(color, mv)
+        .map_err(|_| GtpError::IllegalMove)?;
+    Ok(String::new())
+}
+
+fn is_legal(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let (color, mv) = color_and_move(session, args)?;
+    Ok(if session.engine.game().is_legal(color, mv) {
+        "1"
+    } else {
+        "0"
+    }
+    .into())
+}
+
+fn format_reply(session: &Session, reply: Reply) -> String {
+    match reply {
+        Reply::Resign => "resign".into(),
+        Reply::Move(mv) => format_move(session.engine.game().size(), mv),
+    }
+}
+
+fn genmove(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let color = parse_color(&args[0])?;
+    let reply = session
+        .engine
+        .genmove(color, session.input.interrupt_flag());
+    Ok(format_reply(session, reply))
+}
+
+fn reg_genmove(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let color = parse_color(&args[0])?;
+    let params = session.engine.params_for(color);
+    let result = session
+        .engine
+        .analyze(color, &params, session.input.interrupt_flag());
+    Ok(format_move(session.engine.game().size(), result.best))
+}
+
+/// Like `genmove`, but never passes while opposing stones that the search judges dead are
+/// still on the board: it plays the best move that is not a pass instead.
+fn genmove_cleanup(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let color = parse_color(&args[0])?;
+    let reply = session
+        .engine
+        .genmove(color, session.input.interrupt_flag());
+    if reply != Reply::Move(Move::Pass) {
+        return Ok(format_reply(session, reply));
+    }
+    let Some((result, _)) = session.engine.last_search().cloned() else {
+        return Ok(format_reply(session, reply));
+    };
+    let dead = session.engine.dead_chains(&result.ownership);
+    if (dead & session.engine.game().board().stones(color.opponent())).is_empty() {
+        return Ok(format_reply(session, reply));
+    }
+    let alternative = result
+        .candidates
+        .iter()
+        .map(|c| c.mv)
+        .find(|&m| m != Move::Pass);
+    if let Some(mv) = alternative
+        && session.engine.game_mut().undo().is_ok()
+    {
+        if session.engine.game_mut().play(color, mv).is_ok() {
+            return Ok(format_reply(session, Reply::Move(mv)));
+        }
+        // Put the pass back if the alternative is somehow refused.
+        let _ = session.engine.game_mut().play(color, Move::Pass);
+    }
+    Ok(format_reply(session, reply))
+}
+
+fn undo(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    session
+        .engine
+        .game_mut()
+        .undo()
+        .map_err(|_| GtpError::CannotUndo)?;
+    Ok(String::new())
+}
+
+fn showboard(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let game = session.engine.game();
+    let size = game.size();
+    let n = size.get();
+    let letters: String = (0..n)
+        .map(|c| {
+            size.name(size.point(c, 0).expect("on board"))
+                .chars()
+                .next()
+                .unwrap_or('?')
+        })
+        .map(|c| format!(" {c}"))
+        .collect();
+    let mut out = format!("\n  {letters}\n");
+    for row in (0..n).rev() {
+        out += &format!("{:>2}", row + 1);
+        for col in 0..n {
+            let p = size.point(col, row).expect("on board");
+            out += match game.board().cell(p) {
+                Cell::Stone(Color::Black) => " X",
+                Cell::Stone(Color::White) => " O",
+                _ => " .",
+            };
+        }
+        out += &format!(" {}\n", row + 1);
+    }
+    out += &format!("  {letters}\n");
+    out += &format!(
+        "captures black {} white {}; {} to move; komi {}; rules {}",
+        game.prisoners(Color::Black),
+        game.prisoners(Color::White),
+        game.to_move(),
+        game.komi(),
+        game.ruleset()
+    );
+    Ok(out)
+}
+
+fn handicap_error(e: HandicapError) -> GtpError {
+    match e {
+        HandicapError::BoardNotEmpty => GtpError::BoardNotEmpty,
+        HandicapError::InvalidNumberOfStones => GtpError::InvalidNumberOfStones,
+        HandicapError::BadVertexList => GtpError::BadVertexList,
+    }
+}
+
+fn vertex_list(session: &Session, points: &[Point]) -> String {
+    let size = session.engine.game().size();
+    points
+        .iter()
+        .map(|&p| size.name(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn fixed_handicap(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let stones = parse_count(&args[0])?;
+    let points = session
+        .engine
+        .game_mut()
+        .place_fixed_handicap(stones)
+        .map_err(handicap_error)?;
+    Ok(vertex_list(session, &points))
+}
+
+/// The engine's choice is the fixed placement, with at most as many stones as that table
+/// has (the specification allows placing fewer).
+fn place_free_handicap(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let stones = parse_count(&args[0])?;
+    let size = session.engine.game().size();
+    let most = max_fixed_handicap(size);
+    if stones < 2 || most < 2 {
+        return Err(GtpError::InvalidNumberOfStones);
+    }
+    let points = session
+        .engine
+        .game_mut()
+        .place_fixed_handicap(stones.min(most))
+        .map_err(handicap_error)?;
+    Ok(vertex_list(session, &points))
+}
+
+fn set_free_handicap(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let size = session.engine.game().size();
+    let mut points = Vec::with_capacity(args.len());
+    for a in args {
+        match parse_move(size, a) {
+            Ok(Move::Play(p)) => points.push(p),
+            _ => return Err(GtpError::BadVertexList),
+        }
+    }
+    session
+        .engine
+        .game_mut()
+        .set_free_handicap(&points)
+        .map_err(handicap_error)?;
+    Ok(String::new())
+}
+
+fn final_score(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    Ok(session.engine.final_score().to_string())
+}
+
+/// Chains by status, one chain per line with sorted vertices. Seki is not judged yet:
+/// every chain the search does not call dead is alive.
+fn final_status_list(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let wanted = args[0].to_ascii_lowercase();
+    if !["alive", "dead", "seki"].contains(&wanted.as_str()) {
+        return Err(GtpError::Syntax);
+    }
+    let dead = session.engine.judge_dead();
+    let game = session.engine.game();
+    let board = game.board();
+    let size = game.size();
+    let mut lines = Vec::new();
+    let mut seen = crate::rules::Bitboard::EMPTY;
+    for p in size.all_points() {
+        if board.color_at(p).is_none() || seen.contains(p) {
+            continue;
+        }
+        let chain = board.chain_stones(p);
+        seen |= chain;
+        let status = if dead.contains(p) { "dead" } else { "alive" };
+        if status == wanted {
+            let mut names: Vec<(usize, usize, String)> = chain
+                .iter()
+                .map(|q| {
+                    let (c, r) = size.col_row(q);
+                    (c, r, size.name(q))
+                })
+                .collect();
+            names.sort();
+            lines.push(names.into_iter().map(|n| n.2).collect::<Vec<_>>().join(" "));
+        }
+    }
+    Ok(lines.join("\n"))
+}
+
+fn seconds(s: &str) -> Result<Duration, GtpError> {
+    let x = parse_number(s)?;
+    if x < 0.0 {
+        return Err(GtpError::Syntax);
+    }
+    Ok(Duration::from_secs_f64(x))
+}
+
+/// `time_settings main byo_yomi stones`: byo-yomi time with no stones means no limit;
+/// no byo-yomi time means absolute time; otherwise canadian overtime.
+fn time_settings(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 3)?;
+    let (main, period, stones) = (
+        seconds(&args[0])?,
+        seconds(&args[1])?,
+        parse_count(&args[2])?,
+    );
+    let control = if period > Duration::ZERO && stones == 0 {
+        TimeControl::None
+    } else if period == Duration::ZERO {
+        if main == Duration::ZERO {
+            TimeControl::None
+        } else {
+            TimeControl::Absolute { main }
+        }
+    } else {
+        TimeControl::Canadian {
+            main,
+            period,
+            stones,
+        }
+    };
+    session.engine.set_time_control(control);
+    Ok(String::new())
+}
+
+fn kgs_time_settings(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let kind = args.first().ok_or(GtpError::Syntax)?.to_ascii_lowercase();
+    let control = match (kind.as_str(), args.len()) {
+        ("none", 1) => TimeControl::None,
+        ("absolute", 2) => TimeControl::Absolute {
+            main: seconds(&args[1])?,
+        },
+        ("byoyomi", 4) => TimeControl::ByoYomi {
+            main: seconds(&args[1])?,
+            period: seconds(&args[2])?,
+            periods: parse_count(&args[3])?,
+        },
+        ("canadian", 4) => TimeControl::Canadian {
+            main: seconds(&args[1])?,
+            period: seconds(&args[2])?,
+            stones: parse_count(&args[3])?,
+        },
+        _ => return Err(GtpError::Syntax),
+    };
+    session.engine.set_time_control(control);
+    Ok(String::new())
+}
+
+fn time_left(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 3)?;
+    let color = parse_color(&args[0])?;
+    let (left, count) = (seconds(&args[1])?, parse_count(&args[2])?);
+    session.engine.clock_mut(color).set_left(left, count);
+    Ok(String::new())
+}
+
+/// `kgs-rules chinese|aga|japanese|new_zealand [more...]` (extra words are tolerated).
+fn kgs_rules(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let name = args.first().ok_or(GtpError::Syntax)?;
+    let ruleset: Ruleset = name
+        .parse()
+        .map_err(|_| GtpError::Other("unknown rules".into()))?;
+    session.engine.game_mut().set_ruleset(ruleset);
+    Ok(String::new())
+}
+
+fn rules(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    match args {
+        [] => Ok(session.engine.game().ruleset().to_string()),
+        [name] => kgs_rules(session, std::slice::from_ref(name)),
+        _ => Err(GtpError::Syntax),
+    }
+}
+
+fn difficulty(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    match args {
+        [] => Ok(session.engine.config().level.to_string()),
+        [name] => {
+            let level: Level = name.parse().map_err(|_| GtpError::Syntax)?;
+            session.engine.set_level(level);
+            Ok(String::new())
+        }
+        _ => Err(GtpError::Syntax),
+    }
+}
+
+/// Process CPU seconds over all threads (user + system), from /proc where there is one.
+fn cputime(_: &mut Session, _: &[String]) -> Result<String, GtpError> {
+    let ticks = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|stat| {
+            let after = stat.rsplit_once(')')?.1;
+            let fields: Vec<&str> = after.split_whitespace().collect();
+            let user: u64 = fields.get(11)?.parse().ok()?;
+            let system: u64 = fields.get(12)?.parse().ok()?;
+            Some(user + system)
+        });
+    Ok(format!("{:.3}", ticks.unwrap_or(0) as f64 / 100.0))
+}

@@ -1,0 +1,167 @@
+//! The GTP front end: a reader thread that drains stdin into a queue at all times, one
+//! command table, and one writer for `=id result` / `?id message` responses.
+
+mod commands;
+pub mod parse;
+
+use crate::engine::Engine;
+use parse::{Line, parse_line};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Duration;
+
+/// A failed command, with GTP's texts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GtpError {
+    Unknown,
+    Syntax,
+    IllegalMove,
+    UnacceptableSize,
+    CannotUndo,
+    BoardNotEmpty,
+    InvalidNumberOfStones,
+    BadVertexList,
+    CannotScore,
+    CannotLoad,
+    Other(String),
+}
+
+impl std::fmt::Display for GtpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GtpError::Unknown => "unknown command",
+            GtpError::Syntax => "syntax error",
+            GtpError::IllegalMove => "illegal move",
+            GtpError::UnacceptableSize => "unacceptable size",
+            GtpError::CannotUndo => "cannot undo",
+            GtpError::BoardNotEmpty => "board not empty",
+            GtpError::InvalidNumberOfStones => "invalid number of stones",
+            GtpError::BadVertexList => "bad vertex list",
+            GtpError::CannotScore => "cannot score",
+            GtpError::CannotLoad => "cannot load file",
+            GtpError::Other(message) => message,
+        })
+    }
+}
+
+/// Input lines as the reader thread delivers them.
+pub struct Input {
+    lines: Receiver<String>,
+    /// Set by the reader when `# interrupt` arrives while a command runs.
+    interrupt: Arc<AtomicBool>,
+    /// Lines read while a command was running, to handle next.
+    pending: std::collections::VecDeque<String>,
+}
+
+impl Input {
+    /// Starts the reader thread over `reader`.
+    pub fn spawn<R: BufRead + Send + 'static>(mut reader: R) -> Input {
+        let (tx, rx): (Sender<String>, Receiver<String>) = channel();
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let flag = interrupt.clone();
+        std::thread::spawn(move || {
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match reader.read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buffer).into_owned();
+                        if line.trim() == "# interrupt" {
+                            flag.store(true, Ordering::Relaxed);
+                        }
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Input {
+            lines: rx,
+            interrupt,
+            pending: Default::default(),
+        }
+    }
+
+    /// The next line, waiting as long as it takes (`None` at the end of input).
+    fn next(&mut self) -> Option<String> {
+        self.pending.pop_front().or_else(|| self.lines.recv().ok())
+    }
+
+    /// Whether a line arrived (kept for later), waiting at most `wait`.
+    pub fn line_arrived(&mut self, wait: Duration) -> bool {
+        if !self.pending.is_empty() {
+            return true;
+        }
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                self.pending.push_back(line);
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => false,
+            // End of input: treat as a line so that analysis stops.
+            Err(RecvTimeoutError::Disconnected) => true,
+        }
+    }
+
+    /// The interrupt flag a running search watches.
+    pub fn interrupt_flag(&self) -> &AtomicBool {
+        &self.interrupt
+    }
+}
+
+/// What a command handler may touch.
+pub struct Session<'a> {
+    pub engine: Engine,
+    pub input: &'a mut Input,
+    pub out: &'a mut dyn Write,
+    /// Set by `quit`.
+    pub quit: bool,
+}
+
+/// Runs the GTP loop until `quit` or the end of input.
+pub fn run<R: BufRead + Send + 'static, W: Write>(engine: Engine, reader: R, mut out: W) {
+    let mut input = Input::spawn(reader);
+    let mut session = Session {
+        engine,
+        input: &mut input,
+        out: &mut out,
+        quit: false,
+    };
+    while let Some(raw) = session.input.next() {
+        let command = match parse_line(&raw) {
+            Line::Blank | Line::Interrupt => continue,
+            Line::Command(c) => c,
+        };
+        session.input.interrupt.store(false, Ordering::Relaxed);
+        let response = commands::dispatch(&mut session, &command);
+        write_response(session.out, command.id, response);
+        if session.quit {
+            break;
+        }
+    }
+}
+
+/// The one place that writes a response: `=id result` or `?id message`, a space after the
+/// marker, no empty line inside, one empty line after, flushed.
+pub fn write_response(out: &mut dyn Write, id: Option<u64>, response: Result<String, GtpError>) {
+    let (marker, body) = match response {
+        Ok(text) => ('=', text),
+        Err(e) => ('?', e.to_string()),
+    };
+    let id = id.map(|i| i.to_string()).unwrap_or_default();
+    // No empty line inside a response (it would end it early); a leading newline stays.
+    let body: String = body
+        .split('\n')
+        .enumerate()
+        .filter(|(k, l)| *k == 0 || !l.trim().is_empty())
+        .map(|(_, l)| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    // A failed write means the controller is gone: nothing left to do but stop quietly.
+    let _ = write!(out, "{marker}{id} {body}\n\n");
+    let _ = out.flush();
+}

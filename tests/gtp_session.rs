@@ -1,0 +1,101 @@
+//! The GTP loop driven in-process over byte buffers: exact framing, errors, and a short
+//! game.
+
+use std::io::Cursor;
+use yeoul::engine::{Engine, EngineConfig, Level};
+use yeoul::rules::{BoardSize, Ruleset};
+
+fn session(input: &str) -> String {
+    let config = EngineConfig {
+        level: Level::Easy,
+        threads: 1,
+        playouts: Some(300),
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+    let mut out = Vec::new();
+    yeoul::gtp::run(engine, Cursor::new(input.as_bytes().to_vec()), &mut out);
+    String::from_utf8(out).expect("GTP output is UTF-8")
+}
+
+#[test]
+fn responses_echo_ids_and_end_with_one_empty_line() {
+    assert_eq!(session("1 protocol_version\nname\n"), "=1 2\n\n= yeoul\n\n");
+}
+
+#[test]
+fn comments_tabs_carriage_returns_and_empty_lines_are_ignored() {
+    assert_eq!(
+        session("\n# a comment\n\t7\tprotocol_version\t# trailing\r\n\n"),
+        "=7 2\n\n"
+    );
+}
+
+#[test]
+fn errors_use_the_specification_texts_and_leave_the_game_unchanged() {
+    let out = session(
+        "boardsize 9\nplay b D4\n1 play w D4\n2 play x E5\n3 boardsize 0\n4 frobnicate\n5 undo\n6 undo\n",
+    );
+    assert_eq!(
+        out,
+        "= \n\n= \n\n?1 illegal move\n\n?2 syntax error\n\n?3 unacceptable size\n\n\
+         ?4 unknown command\n\n=5 \n\n?6 cannot undo\n\n"
+    );
+}
+
+#[test]
+fn komi_survives_boardsize_and_showboard_has_no_empty_line() {
+    let out = session("komi 0.5\nboardsize 5\nplay b C3\nshowboard\n");
+    let board = out.split("\n\n").nth(3).expect("a fourth response");
+    assert!(board.starts_with("= \n"), "{board:?}");
+    assert!(board.contains(" 3 . . X . . 3"), "{board}");
+    assert!(board.contains("komi 0.5"), "{board}");
+}
+
+#[test]
+fn genmove_answers_a_legal_vertex_and_plays_it() {
+    let out = session("boardsize 9\ngenmove b\nshowboard\n");
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let vertex = answers[1].trim_start_matches("= ");
+    assert!(vertex.len() >= 2 && vertex.len() <= 3, "{vertex}");
+    assert!(
+        answers[2].contains('X'),
+        "the move is on the board: {}",
+        answers[2]
+    );
+}
+
+#[test]
+fn known_command_and_list_commands_read_one_table() {
+    let out = session("known_command play\nknown_command frobnicate\nlist_commands\n");
+    assert!(out.starts_with("= true\n\n= false\n\n= "));
+    let list = out.split("\n\n").nth(2).unwrap();
+    for name in [
+        "protocol_version",
+        "genmove",
+        "kgs-genmove_cleanup",
+        "final_status_list",
+    ] {
+        assert!(
+            list.lines().any(|l| l.trim_start_matches("= ") == name),
+            "{name}"
+        );
+    }
+    assert!(list.lines().all(|l| l == l.trim_end()));
+}
+
+#[test]
+fn handicap_commands_place_and_check_stones() {
+    let out = session(
+        "boardsize 9\nfixed_handicap 3\nfixed_handicap 2\nclear_board\nset_free_handicap A1\nset_free_handicap A1 A1\nset_free_handicap A1 B2\n",
+    );
+    assert_eq!(
+        out,
+        "= \n\n= C3 G7 C7\n\n? board not empty\n\n= \n\n? bad vertex list\n\n? bad vertex list\n\n= \n\n"
+    );
+}
+
+#[test]
+fn quit_ends_the_session_at_once() {
+    assert_eq!(session("quit\nname\n"), "= \n\n");
+}
