@@ -263,8 +263,21 @@ impl Engine {
 
     /// Chooses a move for `color`, plays it on the game, and says why.
     pub fn genmove(&mut self, color: Color, stop: &AtomicBool) -> Reply {
+        self.genmove_within(color, stop, None)
+    }
+
+    /// [`Engine::genmove`] thinking at most `time_cap` (after analysis already spent some).
+    pub fn genmove_within(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        time_cap: Option<Duration>,
+    ) -> Reply {
         let started = Instant::now();
-        let params = self.params_for(color);
+        let mut params = self.params_for(color);
+        if let (Some(cap), Some(t)) = (time_cap, params.max_time) {
+            params.max_time = Some(t.min(cap));
+        }
         let (reply, result, decision) = self.decide(color, &params, stop);
         if let Reply::Move(mv) = reply
             && self.game.play(color, mv).is_err()

@@ -1,5 +1,6 @@
 //! The command table: dispatch, `list_commands` and `known_command` all read it.
 
+use super::analysis::{self, Dialect};
 use super::parse::{CommandLine, format_move, parse_color, parse_count, parse_move, parse_number};
 use super::{GtpError, Session};
 use crate::engine::{Level, Reply};
@@ -10,6 +11,37 @@ use crate::search::time::TimeControl;
 use std::time::Duration;
 
 type Handler = fn(&mut Session, &[String]) -> Result<String, GtpError>;
+/// A command that writes its own response (streaming analysis).
+type Streamer = fn(&mut Session, Option<u64>, &[String]) -> Result<(), GtpError>;
+
+/// Streaming commands, listed after the others.
+const STREAMING: &[(&str, Streamer)] = &[
+    ("lz-analyze", |s, id, a| {
+        analysis::analyze(s, id, a, Dialect::Lz)
+    }),
+    ("analyze", |s, id, a| {
+        analysis::analyze(s, id, a, Dialect::Lz)
+    }),
+    ("kata-analyze", |s, id, a| {
+        analysis::analyze(s, id, a, Dialect::Kata)
+    }),
+    ("lz-genmove_analyze", |s, id, a| {
+        analysis::genmove_analyze(s, id, a, Dialect::Lz)
+    }),
+    ("genmove_analyze", |s, id, a| {
+        analysis::genmove_analyze(s, id, a, Dialect::Lz)
+    }),
+    ("kata-genmove_analyze", |s, id, a| {
+        analysis::genmove_analyze(s, id, a, Dialect::Kata)
+    }),
+];
+
+fn all_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS
+        .iter()
+        .map(|c| c.0)
+        .chain(STREAMING.iter().map(|c| c.0))
+}
 
 /// Every command, in the order `list_commands` prints them.
 const COMMANDS: &[(&str, Handler)] = &[
@@ -18,7 +50,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("version", |_, _| Ok(env!("CARGO_PKG_VERSION").into())),
     ("known_command", known_command),
     ("list_commands", |_, _| {
-        Ok(COMMANDS.iter().map(|c| c.0).collect::<Vec<_>>().join("\n"))
+        Ok(all_names().collect::<Vec<_>>().join("\n"))
     }),
     ("quit", quit),
     ("boardsize", boardsize),
@@ -47,13 +79,14 @@ const COMMANDS: &[(&str, Handler)] = &[
 ];
 
 /// Runs one command.
-pub fn dispatch(session: &mut Session, command: &CommandLine) -> Result<String, GtpError> {
-    let handler = COMMANDS
-        .iter()
-        .find(|c| c.0 == command.name)
-        .ok_or(GtpError::Unknown)?
-        .1;
-    handler(session, &command.args)
+pub fn dispatch(session: &mut Session, command: &CommandLine) -> Option<Result<String, GtpError>> {
+    if let Some(&(_, streamer)) = STREAMING.iter().find(|c| c.0 == command.name) {
+        return streamer(session, command.id, &command.args).err().map(Err);
+    }
+    match COMMANDS.iter().find(|c| c.0 == command.name) {
+        Some(&(_, handler)) => Some(handler(session, &command.args)),
+        None => Some(Err(GtpError::Unknown)),
+    }
 }
 
 fn expect_args(args: &[String], n: usize) -> Result<(), GtpError> {
@@ -66,7 +99,7 @@ fn expect_args(args: &[String], n: usize) -> Result<(), GtpError> {
 
 fn known_command(_: &mut Session, args: &[String]) -> Result<String, GtpError> {
     expect_args(args, 1)?;
-    Ok(COMMANDS.iter().any(|c| c.0 == args[0]).to_string())
+    Ok(all_names().any(|c| c == args[0]).to_string())
 }
 
 fn quit(session: &mut Session, _: &[String]) -> Result<String, GtpError> {

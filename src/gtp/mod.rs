@@ -1,6 +1,7 @@
 //! The GTP front end: a reader thread that drains stdin into a queue at all times, one
 //! command table, and one writer for `=id result` / `?id message` responses.
 
+mod analysis;
 mod commands;
 pub mod parse;
 
@@ -51,6 +52,8 @@ pub struct Input {
     lines: Receiver<String>,
     /// Set by the reader when `# interrupt` arrives while a command runs.
     interrupt: Arc<AtomicBool>,
+    /// Set by the reader when any line arrives: stops analysis.
+    any_line: Arc<AtomicBool>,
     /// Lines read while a command was running, to handle next.
     pending: std::collections::VecDeque<String>,
 }
@@ -60,7 +63,9 @@ impl Input {
     pub fn spawn<R: BufRead + Send + 'static>(mut reader: R) -> Input {
         let (tx, rx): (Sender<String>, Receiver<String>) = channel();
         let interrupt = Arc::new(AtomicBool::new(false));
+        let any_line = Arc::new(AtomicBool::new(false));
         let flag = interrupt.clone();
+        let arrived = any_line.clone();
         std::thread::spawn(move || {
             let mut buffer = Vec::new();
             loop {
@@ -72,6 +77,7 @@ impl Input {
                         if line.trim() == "# interrupt" {
                             flag.store(true, Ordering::Relaxed);
                         }
+                        arrived.store(true, Ordering::Relaxed);
                         if tx.send(line).is_err() {
                             break;
                         }
@@ -82,6 +88,7 @@ impl Input {
         Input {
             lines: rx,
             interrupt,
+            any_line,
             pending: Default::default(),
         }
     }
@@ -111,6 +118,19 @@ impl Input {
     pub fn interrupt_flag(&self) -> &AtomicBool {
         &self.interrupt
     }
+
+    /// Clears the arrival flag, unless a line is already waiting.
+    pub fn reset_arrival(&mut self) {
+        self.any_line.store(false, Ordering::Relaxed);
+        if self.line_arrived(Duration::ZERO) {
+            self.any_line.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Set when a line arrives after [`Input::reset_arrival`]: stops analysis.
+    pub fn arrival_flag(&self) -> &AtomicBool {
+        &self.any_line
+    }
 }
 
 /// What a command handler may touch.
@@ -137,8 +157,9 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(engine: Engine, reader: R, mut
             Line::Command(c) => c,
         };
         session.input.interrupt.store(false, Ordering::Relaxed);
-        let response = commands::dispatch(&mut session, &command);
-        write_response(session.out, command.id, response);
+        if let Some(response) = commands::dispatch(&mut session, &command) {
+            write_response(session.out, command.id, response);
+        }
         if session.quit {
             break;
         }

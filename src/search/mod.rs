@@ -161,6 +161,8 @@ impl Search {
         };
         let reused = self.root.as_ref().and_then(|old| self.follow(old, &key));
         self.tree = match reused {
+            // The same position again (analysis in steps, genmove after analysis): go on.
+            Some(ROOT) => std::mem::replace(&mut self.tree, Tree::new(1)),
             Some(node) => self.tree.subtree(node, params.max_nodes),
             None => Tree::new(params.max_nodes),
         };
@@ -189,7 +191,7 @@ impl Search {
             node = self.tree.child_with_move(node, code)?;
             expected = expected.opponent();
         }
-        (expected == new.color && node != ROOT).then_some(node)
+        (expected == new.color).then_some(node)
     }
 
     /// Searches the position for `color` until the budget is spent or `stop` is set.
