@@ -418,7 +418,7 @@ fn summarize(
     }
     // Most visited first; ties by the prior, then by move code, for determinism.
     merged.sort_by(|a, b| b.1.cmp(&a.1).then(b.3.total_cmp(&a.3)).then(a.0.cmp(&b.0)));
-    let candidates: Vec<Candidate> = merged
+    let mut candidates: Vec<Candidate> = merged
         .into_iter()
         .map(|(mv, visits, weighted, prior, pv)| {
             let win_rate = if visits > 0 {
@@ -443,6 +443,7 @@ fn summarize(
             }
         })
         .collect();
+    promote_safest_leader(&mut candidates);
     let playouts: u64 = workers.iter().map(|w| w.playouts).sum();
     let mut ownership = vec![0.0; size.points()];
     for (k, p) in size.all_points().enumerate() {
@@ -477,6 +478,27 @@ fn summarize(
     }
 }
 
+/// The most visited move leads unless a rival with at least a tenth of its visits has a
+/// higher lower confidence bound (Leela Zero's rule for a leader that is not yet safe).
+fn promote_safest_leader(candidates: &mut [Candidate]) {
+    let Some(most) = candidates.first().map(|c| c.visits) else {
+        return;
+    };
+    let safest = (0..candidates.len())
+        .filter(|&i| candidates[i].visits * 10 >= most && candidates[i].visits >= 32)
+        .max_by(|&a, &b| {
+            candidates[a]
+                .lcb
+                .total_cmp(&candidates[b].lcb)
+                .then(b.cmp(&a))
+        });
+    if let Some(i) = safest
+        && i > 0
+    {
+        candidates[..=i].rotate_right(1);
+    }
+}
+
 fn decode(mv: u16) -> Move {
     if mv == PASS {
         Move::Pass
@@ -500,4 +522,38 @@ fn principal_variation(tree: &Tree, i: u32) -> Vec<Move> {
         node = best;
     }
     pv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(code: u16, visits: u32, lcb: f32) -> Candidate {
+        Candidate {
+            mv: decode(code),
+            visits,
+            win_rate: lcb + 0.05,
+            prior: 0.5,
+            lcb,
+            pv: vec![],
+        }
+    }
+
+    #[test]
+    fn a_well_visited_rival_with_a_higher_lower_bound_takes_the_lead() {
+        let mut c = vec![
+            candidate(10, 1000, 0.40),
+            candidate(11, 300, 0.55),
+            candidate(12, 50, 0.90),
+        ];
+        promote_safest_leader(&mut c);
+        // 12 has too few visits (under a tenth of the leader's) to be trusted.
+        assert_eq!(
+            c.iter().map(|c| c.visits).collect::<Vec<_>>(),
+            [300, 1000, 50]
+        );
+        let mut d = vec![candidate(10, 1000, 0.60), candidate(11, 300, 0.55)];
+        promote_safest_leader(&mut d);
+        assert_eq!(d[0].visits, 1000);
+    }
 }
