@@ -357,25 +357,18 @@ impl Engine {
     /// The count of the current position with the chains a short search judges dead
     /// removed (issue 5 will make this referee-grade).
     pub fn final_score(&mut self) -> crate::rules::Score {
-        let size = self.game.size();
-        let mut params = SearchParams::for_size(size, 2_000);
-        params.threads = self.config.threads.max(1);
-        params.seed = self.config.seed;
-        let color = self.game.to_move();
-        let result = self
-            .search
-            .run(&self.game, color, &params, &AtomicBool::new(false));
-        let dead = self.dead_chains(&result.ownership);
+        let dead = self.judge_dead();
         self.game.score(&dead, &Bitboard::EMPTY)
     }
 
-    /// The chains a short search judges dead in the current position.
+    /// The chains a short search (2,000 playouts, on the tree of the last search when it
+    /// stands for this position) judges dead in the current position.
     pub fn judge_dead(&mut self) -> Bitboard {
-        let size = self.game.size();
-        let mut params = SearchParams::for_size(size, 2_000);
-        params.threads = self.config.threads.max(1);
-        params.seed = self.config.seed;
         let color = self.game.to_move();
+        let mut params = self.params_for(color);
+        params.max_playouts = 2_000;
+        params.max_time = None;
+        params.deterministic = false;
         let result = self
             .search
             .run(&self.game, color, &params, &AtomicBool::new(false));

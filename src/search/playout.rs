@@ -27,10 +27,30 @@ pub struct PlayoutResult {
     pub moves: u32,
 }
 
-/// A uniformly random legal move for `color` that does not fill one of its own true
-/// eyes, or `None` when there is none. Each empty point is tried at most once: a rejected
-/// point is swapped out of the range still to draw from (a partial Fisher–Yates shuffle),
-/// so the choice is uniform over the acceptable points.
+/// A uniformly random empty point that `acceptable` accepts, or `None` when it accepts
+/// none. Each empty point is tried at most once: a rejected point is swapped out of the
+/// range still to draw from (a partial Fisher–Yates shuffle), so the choice is uniform
+/// over the acceptable points.
+#[inline]
+pub fn sample_empty_point(
+    board: &mut Board,
+    rng: &mut Pcg32,
+    mut acceptable: impl FnMut(&Board, Point) -> bool,
+) -> Option<Point> {
+    let mut remaining = board.empty_count();
+    while remaining > 0 {
+        let i = rng.random_range(0..remaining as u32) as usize;
+        let p = board.empty_at(i);
+        if acceptable(board, p) {
+            return Some(p);
+        }
+        remaining -= 1;
+        board.swap_empty(i, remaining);
+    }
+    None
+}
+
+/// A uniformly random legal move for `color` that does not fill one of its own true eyes.
 #[inline]
 pub fn random_light_move(
     board: &mut Board,
@@ -38,17 +58,9 @@ pub fn random_light_move(
     suicide: Suicide,
     rng: &mut Pcg32,
 ) -> Option<Point> {
-    let mut remaining = board.empty_count();
-    while remaining > 0 {
-        let i = rng.random_range(0..remaining as u32) as usize;
-        let p = board.empty_at(i);
-        if !board.is_true_eye(p, color) && board.is_legal(p, color, suicide) {
-            return Some(p);
-        }
-        remaining -= 1;
-        board.swap_empty(i, remaining);
-    }
-    None
+    sample_empty_point(board, rng, |b, p| {
+        !b.is_true_eye(p, color) && b.is_legal(p, color, suicide)
+    })
 }
 
 /// Plays uniformly random legal moves that never fill the mover's own true eye, from

@@ -3,6 +3,7 @@
 //! levels can use fewer. Shared read-only by all threads; all scratch lives on the stack.
 
 use super::patterns::PatternTable;
+use super::playout::sample_empty_point;
 use crate::rules::{Board, Cell, Color, Point, Suicide};
 use rand::Rng;
 use rand_pcg::Pcg32;
@@ -166,7 +167,7 @@ impl PlayoutPolicy {
     }
 
     /// A uniformly random legal move that neither fills an own true eye nor is a bad
-    /// self-atari (see [`super::playout::random_light_move`] for the sampling).
+    /// self-atari.
     fn random_move(
         &self,
         board: &mut Board,
@@ -174,20 +175,11 @@ impl PlayoutPolicy {
         suicide: Suicide,
         rng: &mut Pcg32,
     ) -> Option<Point> {
-        let mut remaining = board.empty_count();
-        while remaining > 0 {
-            let i = rng.random_range(0..remaining as u32) as usize;
-            let p = board.empty_at(i);
-            if !board.is_true_eye(p, color)
-                && board.is_legal(p, color, suicide)
-                && !self.is_bad_self_atari(board, p, color)
-            {
-                return Some(p);
-            }
-            remaining -= 1;
-            board.swap_empty(i, remaining);
-        }
-        None
+        sample_empty_point(board, rng, |b, p| {
+            !b.is_true_eye(p, color)
+                && b.is_legal(p, color, suicide)
+                && !self.is_bad_self_atari(b, p, color)
+        })
     }
 }
 
