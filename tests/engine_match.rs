@@ -1,0 +1,49 @@
+//! yeoul against itself through the match runner, in-process: games finish, colours
+//! alternate, every move is legal, and the summary adds up.
+
+use std::time::Duration;
+use yeoul::engine::{EngineConfig, Level};
+use yeoul::match_runner::{EnginePlayer, MatchConfig, run_match};
+use yeoul::rules::{BoardSize, Ruleset};
+
+fn player(level: Level, playouts: u64, seed: u64) -> EnginePlayer {
+    EnginePlayer::new(EngineConfig {
+        level,
+        threads: 1,
+        playouts: Some(playouts),
+        seed,
+        ..EngineConfig::default()
+    })
+}
+
+#[test]
+fn two_levels_play_a_short_match_to_the_end_without_faults() {
+    let config = MatchConfig {
+        size: BoardSize::new(7).unwrap(),
+        komi: 7.5,
+        ruleset: Ruleset::Chinese,
+        games: 2,
+        alternate: true,
+        sgf_dir: None,
+        move_timeout: Duration::from_secs(30),
+    };
+    let mut a = player(Level::Normal, 400, 1);
+    let mut b = player(Level::Easy, 50, 2);
+    let mut seen = 0;
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| seen += 1);
+    assert_eq!(seen, 2);
+    assert_eq!(summary.games, 2);
+    assert_eq!(summary.forfeits, 0);
+    assert_eq!(
+        summary.black_wins + summary.white_wins + summary.draws + summary.no_results,
+        2
+    );
+    assert_eq!(
+        summary.records[0].black, summary.records[1].white,
+        "colours alternate"
+    );
+    for record in &summary.records {
+        assert!(record.errors.is_empty(), "{:?}", record.errors);
+        assert!(!record.moves.is_empty());
+    }
+}
