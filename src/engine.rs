@@ -195,6 +195,20 @@ impl Engine {
         self.config.level = level;
     }
 
+    /// A new random seed (GTP `yeoul-seed`); the tree is dropped so that it takes effect.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
+        self.rng = Pcg32::seed_from_u64(seed);
+        self.search.clear();
+    }
+
+    /// A search of the current position for `color` with the move's budget, going on with
+    /// the tree when it stands for this position (GoGui's analysis commands).
+    pub fn current_analysis(&mut self, color: Color, stop: &AtomicBool) -> SearchResult {
+        let params = self.params_for(color);
+        self.analyze(color, &params, stop)
+    }
+
     /// A fresh game of `size` (keeping rule set and komi).
     pub fn new_game(&mut self, size: BoardSize) {
         let mut game = Game::new(size, self.game.ruleset());

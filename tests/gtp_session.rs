@@ -99,3 +99,63 @@ fn handicap_commands_place_and_check_stones() {
 fn quit_ends_the_session_at_once() {
     assert_eq!(session("quit\nname\n"), "= \n\n");
 }
+
+#[test]
+fn play_sequence_is_all_or_nothing_and_gg_undo_takes_back_several_moves() {
+    let out = session(
+        "boardsize 9\ngogui-play_sequence B D4 W E5 B D4\nshowboard\ngogui-play_sequence B D4 W E5 B F6\ngg-undo 2\ngg-undo 5\nshowboard\n",
+    );
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers[1], "? illegal move");
+    assert!(
+        !answers[2].contains('X'),
+        "nothing was played: {}",
+        answers[2]
+    );
+    assert_eq!(answers[3], "= ");
+    assert_eq!(answers[4], "= ");
+    assert_eq!(answers[5], "? cannot undo");
+    assert!(
+        answers[6].contains(" 4 . . . X") && !answers[6].contains('O'),
+        "{}",
+        answers[6]
+    );
+}
+
+#[test]
+fn setup_player_hands_the_turn_over() {
+    let out = session("boardsize 9\ngogui-setup B D4 B E5 W C3\ngogui-setup_player w\nshowboard\n");
+    assert!(out.contains("white to move"), "{out}");
+}
+
+#[test]
+fn gogui_analyze_commands_are_well_formed_and_known() {
+    let out = session("gogui-analyze_commands\n");
+    let list = out.trim_start_matches("= ").trim_end();
+    for line in list.lines() {
+        let fields: Vec<&str> = line.split('/').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let name = fields[2].split_whitespace().next().unwrap();
+        let known = session(&format!("known_command {name}\n"));
+        assert_eq!(known, "= true\n\n", "{name}");
+    }
+}
+
+#[test]
+fn stats_and_ownership_describe_the_last_search() {
+    let out = session("boardsize 7\ngenmove b\nyeoul-stats\nyeoul-ownership\n");
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let json = answers[2].trim_start_matches("= ");
+    assert!(json.starts_with('{') && json.ends_with('}'), "{json}");
+    assert!(
+        json.contains("\"playouts\":300") && json.contains("\"best\":\""),
+        "{json}"
+    );
+    let board: Vec<&str> = answers[3].lines().skip(1).collect();
+    assert_eq!(board.len(), 7, "{}", answers[3]);
+    for row in board {
+        let values: Vec<f32> = row.split_whitespace().map(|v| v.parse().unwrap()).collect();
+        assert_eq!(values.len(), 7);
+        assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
+    }
+}

@@ -76,6 +76,32 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("cputime", cputime),
     ("yeoul-difficulty", difficulty),
     ("yeoul-rules", rules),
+    ("yeoul-seed", seed),
+    ("yeoul-stats", stats),
+    ("yeoul-ownership", ownership),
+    ("yeoul-gfx_best", gfx_best),
+    ("yeoul-gfx_pv", gfx_pv),
+    (
+        "gogui-analyze_commands",
+        |_, _| Ok(GOGUI_ANALYZE.join("\n")),
+    ),
+    ("gogui-interrupt", |_, _| Ok(String::new())),
+    ("gg-undo", gg_undo),
+    ("gogui-play_sequence", play_sequence),
+    ("gogui-setup", setup),
+    ("gogui-setup_player", setup_player),
+];
+
+/// What GoGui shows in its analysis menu: `type/label/command`.
+const GOGUI_ANALYZE: &[&str] = &[
+    "dboard/Ownership/yeoul-ownership",
+    "gfx/Best moves/yeoul-gfx_best",
+    "gfx/Principal variation/yeoul-gfx_pv",
+    "plist/Dead stones/final_status_list dead",
+    "plist/Seki stones/final_status_list seki",
+    "string/Final score/final_score",
+    "hstring/Search statistics/yeoul-stats",
+    "none/Set difficulty/yeoul-difficulty %s",
 ];
 
 /// Runs one command.
@@ -480,4 +506,177 @@ fn cputime(_: &mut Session, _: &[String]) -> Result<String, GtpError> {
             Some(user + system)
         });
     Ok(format!("{:.3}", ticks.unwrap_or(0) as f64 / 100.0))
+}
+
+fn seed(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let seed: u64 = args[0].parse().map_err(|_| GtpError::Syntax)?;
+    session.engine.set_seed(seed);
+    Ok(String::new())
+}
+
+/// JSON of the last search: numbers, best move, win rate, score estimate, PV, and why the
+/// engine played what it played.
+fn stats(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let size = session.engine.game().size();
+    let Some((result, decision)) = session.engine.last_search() else {
+        return Ok("{}".into());
+    };
+    let pv: Vec<String> = result
+        .pv()
+        .iter()
+        .map(|&m| format!("\"{}\"", format_move(size, m)))
+        .collect();
+    let s = &result.stats;
+    Ok(format!(
+        "{{\"playouts\":{},\"visits\":{},\"pps\":{:.0},\"time_ms\":{},\"nodes\":{},\"memory_bytes\":{},\"threads\":{},\"best\":\"{}\",\"winrate\":{:.4},\"score_lead\":{:.2},\"pv\":[{}],\"decision\":\"{:?}\"}}",
+        s.playouts,
+        result
+            .candidates
+            .iter()
+            .map(|c| c.visits as u64)
+            .sum::<u64>(),
+        s.playouts_per_second(),
+        s.elapsed.as_millis(),
+        s.nodes,
+        s.memory_bytes,
+        s.threads,
+        format_move(size, result.best),
+        result.win_rate,
+        result.score_lead,
+        pv.join(","),
+        decision
+    ))
+}
+
+/// The ownership board (+1 Black, -1 White), top row first, as GoGui's `dboard` wants.
+fn ownership(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let color = session.engine.game().to_move();
+    let result = session
+        .engine
+        .current_analysis(color, session.input.interrupt_flag());
+    let n = session.engine.game().size().get();
+    let mut out = String::from("\n");
+    for row in (0..n).rev() {
+        let line: Vec<String> = (0..n)
+            .map(|col| format!("{:.2}", result.ownership[row * n + col]))
+            .collect();
+        out += &line.join(" ");
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The best candidates as GoGui labels (win rate in percent) and a status-bar text.
+fn gfx_best(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let color = session.engine.game().to_move();
+    let result = session
+        .engine
+        .current_analysis(color, session.input.interrupt_flag());
+    let size = session.engine.game().size();
+    let mut out = Vec::new();
+    for c in result
+        .candidates
+        .iter()
+        .filter(|c| c.mv != Move::Pass && c.visits > 0)
+        .take(8)
+    {
+        out.push(format!(
+            "LABEL {} {:.0}%",
+            format_move(size, c.mv),
+            c.win_rate * 100.0
+        ));
+    }
+    out.push(format!(
+        "TEXT {} playouts, best {} ({:.1}%)",
+        result.stats.playouts,
+        format_move(size, result.best),
+        result.win_rate * 100.0
+    ));
+    Ok(out.join("\n"))
+}
+
+/// The principal variation as a GoGui `VAR` line.
+fn gfx_pv(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let color = session.engine.game().to_move();
+    let result = session
+        .engine
+        .current_analysis(color, session.input.interrupt_flag());
+    let size = session.engine.game().size();
+    let mut line = String::from("VAR");
+    let mut mover = color;
+    for &mv in result.pv() {
+        line += &format!(
+            " {} {}",
+            if mover == Color::Black { "b" } else { "w" },
+            format_move(size, mv)
+        );
+        mover = mover.opponent();
+    }
+    Ok(line)
+}
+
+fn gg_undo(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let n = match args {
+        [] => 1,
+        [n] => parse_count(n)? as usize,
+        _ => return Err(GtpError::Syntax),
+    };
+    if n > session.engine.game().record().len() {
+        return Err(GtpError::CannotUndo);
+    }
+    for _ in 0..n {
+        session
+            .engine
+            .game_mut()
+            .undo()
+            .map_err(|_| GtpError::CannotUndo)?;
+    }
+    Ok(String::new())
+}
+
+/// Plays `colour vertex` pairs on a copy, and keeps the copy only if all are legal.
+fn play_pairs(session: &mut Session, args: &[String]) -> Result<(), GtpError> {
+    if args.len() % 2 != 0 {
+        return Err(GtpError::Syntax);
+    }
+    let size = session.engine.game().size();
+    let mut game = session.engine.game().clone();
+    for pair in args.chunks(2) {
+        let color = parse_color(&pair[0])?;
+        let mv = parse_move(size, &pair[1])?;
+        game.play(color, mv).map_err(|_| GtpError::IllegalMove)?;
+    }
+    *session.engine.game_mut() = game;
+    Ok(())
+}
+
+fn play_sequence(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    play_pairs(session, args).map(|_| String::new())
+}
+
+/// `gogui-setup B A1 W B2 ...` on an empty board: the stones, as moves of their colours.
+fn setup(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let game = session.engine.game();
+    if game.board().empty_count() != game.size().points() {
+        return Err(GtpError::BoardNotEmpty);
+    }
+    if args
+        .chunks(2)
+        .any(|pair| pair.get(1).is_some_and(|v| v.eq_ignore_ascii_case("pass")))
+    {
+        return Err(GtpError::Syntax);
+    }
+    play_pairs(session, args).map(|_| String::new())
+}
+
+fn setup_player(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 1)?;
+    let color = parse_color(&args[0])?;
+    session.engine.game_mut().set_to_move(color);
+    Ok(String::new())
 }

@@ -152,6 +152,12 @@ impl Game {
         self.to_move
     }
 
+    /// Hands the turn to `color` (set-up: GoGui's `gogui-setup_player`). The position so
+    /// far keeps the side to move it was recorded with.
+    pub fn set_to_move(&mut self, color: Color) {
+        self.to_move = color;
+    }
+
     /// Consecutive passes that end the record.
     pub fn consecutive_passes(&self) -> u32 {
         self.passes
