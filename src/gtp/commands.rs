@@ -641,7 +641,7 @@ fn gg_undo(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
 
 /// Plays `colour vertex` pairs on a copy, and keeps the copy only if all are legal.
 fn play_pairs(session: &mut Session, args: &[String]) -> Result<(), GtpError> {
-    if args.len() % 2 != 0 {
+    if !args.len().is_multiple_of(2) {
         return Err(GtpError::Syntax);
     }
     let size = session.engine.game().size();
