@@ -52,14 +52,14 @@ impl Level {
         match self {
             Level::Easy => LevelSettings {
                 time: Duration::from_millis(300),
-                playouts_9x9: 3_000,
-                second_best_rate: 0.25,
+                playouts_9x9: 300,
+                second_best_rate: 0.3,
                 resign_below: None,
                 pass_when_won: false,
             },
             Level::Normal => LevelSettings {
                 time: Duration::from_millis(1200),
-                playouts_9x9: 40_000,
+                playouts_9x9: 3_000,
                 second_best_rate: 0.0,
                 resign_below: Some(0.08),
                 pass_when_won: true,
