@@ -1,0 +1,31 @@
+//! A fixed amount of light-playout work (for instruction counts under callgrind, which
+//! are repeatable where wall-clock timings are not).
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+use yeoul::rules::{Board, BoardSize, Color, Suicide};
+use yeoul::search::playout::{PlayoutLimits, light_playout};
+
+fn main() {
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(9);
+    let count: u32 = std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1000);
+    let size = BoardSize::new(n).expect("size");
+    let limits = PlayoutLimits {
+        suicide: Suicide::Forbidden,
+        moves_played: 0,
+        move_limit: 3 * size.points(),
+        passes: 0,
+    };
+    let mut rng = Pcg32::seed_from_u64(5);
+    let mut moves = 0u64;
+    for _ in 0..count {
+        let mut board = Board::new(size);
+        moves += light_playout(&mut board, Color::Black, limits, &mut rng).moves as u64;
+    }
+    eprintln!("{count} playouts, {moves} moves");
+}
