@@ -187,6 +187,15 @@ impl Engine {
         &mut self.game
     }
 
+    /// Replaces the game (GTP `loadsgf`).
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.games_started += 1;
+        self.search.clear();
+        self.hopeless_moves = [0; 2];
+        self.last = None;
+    }
+
     pub fn config(&self) -> &EngineConfig {
         &self.config
     }

@@ -10,3 +10,4 @@ pub mod gtp;
 pub mod match_runner;
 pub mod rules;
 pub mod search;
+pub mod sgf;

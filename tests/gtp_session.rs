@@ -159,3 +159,39 @@ fn stats_and_ownership_describe_the_last_search() {
         assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
     }
 }
+
+#[test]
+fn loadsgf_and_printsgf_round_trip_a_game() {
+    let dir = std::env::temp_dir().join(format!("yeoul-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.sgf");
+    std::fs::write(
+        &file,
+        "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese];B[ee];W[cg];B[gc];W[])",
+    )
+    .unwrap();
+    let path = file.display();
+    let out = session(&format!(
+        "loadsgf {path}\nyeoul-rules\nprintsgf\nloadsgf {path} 2\nshowboard\nloadsgf {path} G7\nshowboard\nloadsgf /nonexistent/file.sgf\n"
+    ));
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers[0], "= ");
+    assert_eq!(answers[1], "= japanese");
+    assert!(
+        answers[2].contains(";B[ee];W[cg];B[gc];W[]") && answers[2].contains("KM[6.5]"),
+        "{}",
+        answers[2]
+    );
+    assert!(
+        answers[4].contains(" 5 . . . . X") && !answers[4].contains('O'),
+        "{}",
+        answers[4]
+    );
+    assert!(
+        answers[6].contains('O') && !answers[6].contains(" 7 . . . . . . X"),
+        "{}",
+        answers[6]
+    );
+    assert_eq!(answers[7], "? cannot load file");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -8,6 +8,7 @@ use crate::rules::{
     BoardSize, Cell, Color, HandicapError, Move, Point, Ruleset, max_fixed_handicap,
 };
 use crate::search::time::TimeControl;
+use crate::sgf::{Header, Until, read_game, write_game};
 use std::time::Duration;
 
 type Handler = fn(&mut Session, &[String]) -> Result<String, GtpError>;
@@ -74,6 +75,8 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("kgs-rules", kgs_rules),
     ("kgs-game_over", |_, _| Ok(String::new())),
     ("cputime", cputime),
+    ("loadsgf", loadsgf),
+    ("printsgf", printsgf),
     ("yeoul-difficulty", difficulty),
     ("yeoul-rules", rules),
     ("yeoul-seed", seed),
@@ -679,4 +682,54 @@ fn setup_player(session: &mut Session, args: &[String]) -> Result<String, GtpErr
     let color = parse_color(&args[0])?;
     session.engine.game_mut().set_to_move(color);
     Ok(String::new())
+}
+
+/// `loadsgf file [move_number | vertex]`: the position before that move.
+fn loadsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let (file, limit) = match args {
+        [file] => (file, None),
+        [file, limit] => (file, Some(limit)),
+        _ => return Err(GtpError::Syntax),
+    };
+    let text = std::fs::read_to_string(file).map_err(|_| GtpError::CannotLoad)?;
+    let until = match limit {
+        None => Until::End,
+        Some(l) => match l.parse::<usize>() {
+            Ok(k) => Until::MoveNumber(k),
+            Err(_) => {
+                // The size is the file's: read it once to know how to parse the vertex.
+                let size = read_game(&text, session.engine.game().ruleset(), Until::MoveNumber(0))
+                    .map_err(|_| GtpError::CannotLoad)?
+                    .size();
+                match parse_move(size, l)? {
+                    Move::Play(p) => Until::Vertex(p),
+                    Move::Pass => return Err(GtpError::Syntax),
+                }
+            }
+        },
+    };
+    let game = read_game(&text, session.engine.game().ruleset(), until)
+        .map_err(|_| GtpError::CannotLoad)?;
+    session.engine.set_game(game);
+    Ok(String::new())
+}
+
+/// `printsgf [file]`: the game as SGF, in the response or into the file.
+fn printsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let game = session.engine.game();
+    let text = write_game(
+        game.size(),
+        game.komi(),
+        game.ruleset(),
+        game.handicap_points(),
+        game.record(),
+        &Header::default(),
+    );
+    match args {
+        [] => Ok(text),
+        [file] => std::fs::write(file, text)
+            .map(|_| String::new())
+            .map_err(|e| GtpError::Other(format!("cannot write {file}: {e}"))),
+        _ => Err(GtpError::Syntax),
+    }
 }

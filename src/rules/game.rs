@@ -51,7 +51,8 @@ pub struct Game {
     to_move: Color,
     /// Consecutive passes at the end of the record.
     passes: u32,
-    handicap: u32,
+    /// Black's handicap stones, placed before the first move.
+    handicap: Vec<Point>,
     record: Vec<(Color, Move)>,
     snapshots: Vec<Snapshot>,
     /// How often each stone arrangement occurred since the start (after the handicap).
@@ -69,7 +70,7 @@ impl Game {
             komi: None,
             to_move: Color::Black,
             passes: 0,
-            handicap: 0,
+            handicap: Vec::new(),
             record: Vec::new(),
             snapshots: Vec::new(),
             positional: HashMap::new(),
@@ -140,7 +141,7 @@ impl Game {
     /// The komi in force: the last `set_komi`, else the rule set's default.
     pub fn komi(&self) -> f64 {
         self.komi
-            .unwrap_or_else(|| self.ruleset.default_komi(self.handicap))
+            .unwrap_or_else(|| self.ruleset.default_komi(self.handicap()))
     }
 
     pub fn set_komi(&mut self, komi: f64) {
@@ -165,7 +166,12 @@ impl Game {
 
     /// Handicap stones placed at the start.
     pub fn handicap(&self) -> u32 {
-        self.handicap
+        self.handicap.len() as u32
+    }
+
+    /// Where the handicap stones are.
+    pub fn handicap_points(&self) -> &[Point] {
+        &self.handicap
     }
 
     /// Moves played since the start, passes included.
@@ -309,7 +315,7 @@ impl Game {
         }
         debug_assert!(!board.has_chain_without_liberties());
         self.board = board;
-        self.handicap = points.len() as u32;
+        self.handicap = points.to_vec();
         self.to_move = Color::White;
         self.restart_history();
     }
@@ -322,7 +328,7 @@ impl Game {
         match self.ruleset.scoring() {
             Scoring::Area => {
                 let area = area_points(&self.board, &dead);
-                let bonus = self.ruleset.handicap_bonus(self.handicap);
+                let bonus = self.ruleset.handicap_bonus(self.handicap());
                 Score {
                     black: area.black as f64,
                     white: area.white as f64 + komi + bonus as f64,

@@ -1,0 +1,288 @@
+//! SGF (FF[4]) files: a game written as SGF text, and SGF text read into a game (GTP's
+//! `loadsgf` and `printsgf`, and the match runner's records). Reading goes through the
+//! sgf-parse crate; writing is a few lines of text.
+
+use crate::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
+use sgf_parse::go::{self, Prop};
+use std::fmt::{self, Write as _};
+
+/// Why an SGF text could not become a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SgfError(pub String);
+
+impl fmt::Display for SgfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SgfError {}
+
+/// SGF's name for a rule set (`RU`).
+pub fn rules_name(ruleset: Ruleset) -> &'static str {
+    match ruleset {
+        Ruleset::Chinese => "Chinese",
+        Ruleset::Aga => "AGA",
+        Ruleset::NewZealand => "NZ",
+        Ruleset::TrompTaylor => "Tromp-Taylor",
+        Ruleset::Japanese => "Japanese",
+        Ruleset::Korean => "Korean",
+    }
+}
+
+fn ruleset_from_name(name: &str) -> Option<Ruleset> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "chinese" => Some(Ruleset::Chinese),
+        "aga" => Some(Ruleset::Aga),
+        "nz" | "new zealand" | "new_zealand" => Some(Ruleset::NewZealand),
+        "tromp-taylor" | "tromp_taylor" => Some(Ruleset::TrompTaylor),
+        "japanese" | "jp" => Some(Ruleset::Japanese),
+        "korean" => Some(Ruleset::Korean),
+        _ => None,
+    }
+}
+
+/// A property value with `\` and `]` escaped.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\\' || c == ']' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// SGF coordinates: column letter then row letter, rows counted from the top.
+pub fn point_name(size: BoardSize, p: Point) -> String {
+    let (col, row) = size.col_row(p);
+    let letter = |i: usize| (b'a' + i as u8) as char;
+    format!("{}{}", letter(col), letter(size.get() - 1 - row))
+}
+
+/// Root properties beyond the game's own.
+#[derive(Clone, Debug, Default)]
+pub struct Header {
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub result: Option<String>,
+    pub game_name: Option<String>,
+    pub comment: Option<String>,
+}
+
+/// A game as SGF text: root (FF GM CA AP SZ KM RU, handicap stones as HA and AB, the
+/// header's PB PW RE GN GC), then one node per move, a pass as `B[]`.
+pub fn write_game(
+    size: BoardSize,
+    komi: f64,
+    ruleset: Ruleset,
+    handicap: &[Point],
+    moves: &[(Color, Move)],
+    header: &Header,
+) -> String {
+    let mut sgf = format!(
+        "(;FF[4]GM[1]CA[UTF-8]AP[yeoul:{}]SZ[{size}]KM[{komi}]RU[{}]",
+        env!("CARGO_PKG_VERSION"),
+        rules_name(ruleset)
+    );
+    if !handicap.is_empty() {
+        let _ = write!(sgf, "HA[{}]AB", handicap.len());
+        for &p in handicap {
+            let _ = write!(sgf, "[{}]", point_name(size, p));
+        }
+    }
+    for (key, value) in [
+        ("PB", &header.black),
+        ("PW", &header.white),
+        ("RE", &header.result),
+        ("GN", &header.game_name),
+        ("GC", &header.comment),
+    ] {
+        if let Some(v) = value {
+            let _ = write!(sgf, "{key}[{}]", escape(v));
+        }
+    }
+    for (i, &(color, mv)) in moves.iter().enumerate() {
+        if i % 10 == 0 {
+            sgf.push('\n');
+        }
+        let letter = if color == Color::Black { 'B' } else { 'W' };
+        let point = match mv {
+            Move::Pass => String::new(),
+            Move::Play(p) => point_name(size, p),
+        };
+        let _ = write!(sgf, ";{letter}[{point}]");
+    }
+    sgf.push_str(")\n");
+    sgf
+}
+
+/// Where `loadsgf` stops: before the move with this number (1 = the first move), or
+/// before the first move at this point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    End,
+    MoveNumber(usize),
+    Vertex(Point),
+}
+
+fn to_point(size: BoardSize, p: &go::Point) -> Result<Point, SgfError> {
+    let n = size.get();
+    let (x, y) = (p.x as usize, p.y as usize);
+    if x >= n || y >= n {
+        return Err(SgfError(format!("point {x},{y} is off the board")));
+    }
+    size.point(x, n - 1 - y)
+        .map_err(|_| SgfError("point off the board".into()))
+}
+
+/// Reads the main line of the first game of an SGF text into a game: size, komi, rule set
+/// (else `default_rules`), handicap or set-up stones, then the moves up to `until`.
+pub fn read_game(text: &str, default_rules: Ruleset, until: Until) -> Result<Game, SgfError> {
+    let trees = go::parse(text).map_err(|e| SgfError(e.to_string()))?;
+    let root = trees
+        .first()
+        .ok_or_else(|| SgfError("no game in the file".into()))?;
+    let mut n = 19;
+    let mut komi = None;
+    let mut ruleset = default_rules;
+    for prop in root.properties() {
+        match prop {
+            Prop::SZ((w, h)) if w == h => n = *w as usize,
+            Prop::SZ(_) => return Err(SgfError("the board is not square".into())),
+            Prop::KM(k) if k.is_finite() => komi = Some(*k),
+            Prop::RU(name) => ruleset = ruleset_from_name(&name.text).unwrap_or(default_rules),
+            _ => {}
+        }
+    }
+    let size = BoardSize::new(n).map_err(|e| SgfError(e.to_string()))?;
+    let mut game = Game::new(size, ruleset);
+    let mut played = 0;
+    for (depth, node) in root.main_variation().enumerate() {
+        let mut black_setup = Vec::new();
+        let mut white_setup = Vec::new();
+        let mut moves = Vec::new();
+        for prop in node.properties() {
+            match prop {
+                Prop::AB(points) => black_setup.extend(points.iter().map(|p| to_point(size, p))),
+                Prop::AW(points) => white_setup.extend(points.iter().map(|p| to_point(size, p))),
+                Prop::B(m) => moves.push((Color::Black, m)),
+                Prop::W(m) => moves.push((Color::White, m)),
+                _ => {}
+            }
+        }
+        let mut black_setup: Vec<Point> = black_setup.into_iter().collect::<Result<_, _>>()?;
+        let white_setup: Vec<Point> = white_setup.into_iter().collect::<Result<_, _>>()?;
+        black_setup.sort();
+        if depth == 0 && white_setup.is_empty() && black_setup.len() >= 2 {
+            game.set_free_handicap(&black_setup)
+                .map_err(|e| SgfError(e.to_string()))?;
+        } else {
+            for (color, points) in [(Color::Black, &black_setup), (Color::White, &white_setup)] {
+                for &p in points.iter() {
+                    game.play(color, Move::Play(p))
+                        .map_err(|e| SgfError(format!("set-up stone: {e}")))?;
+                }
+            }
+        }
+        for (color, m) in moves {
+            let mv = match m {
+                go::Move::Pass => Move::Pass,
+                go::Move::Move(p) => Move::Play(to_point(size, p)?),
+            };
+            let stop = match until {
+                Until::End => false,
+                Until::MoveNumber(k) => played + 1 >= k,
+                Until::Vertex(v) => mv == Move::Play(v),
+            };
+            if stop {
+                return Ok(with_komi(game, komi));
+            }
+            game.play(color, mv)
+                .map_err(|e| SgfError(format!("move {}: {e}", played + 1)))?;
+            played += 1;
+        }
+    }
+    Ok(with_komi(game, komi))
+}
+
+fn with_komi(mut game: Game, komi: Option<f64>) -> Game {
+    if let Some(k) = komi {
+        game.set_komi(k);
+    }
+    game
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_game_reads_back_move_for_move() {
+        let size = BoardSize::NINE;
+        let mut game = Game::new(size, Ruleset::Japanese);
+        game.set_komi(6.5);
+        for (c, v) in [
+            (Color::Black, "E5"),
+            (Color::White, "C3"),
+            (Color::Black, "pass"),
+            (Color::White, "G7"),
+        ] {
+            let mv = if v == "pass" {
+                Move::Pass
+            } else {
+                Move::Play(size.parse_point(v).unwrap())
+            };
+            game.play(c, mv).unwrap();
+        }
+        let text = write_game(
+            size,
+            6.5,
+            Ruleset::Japanese,
+            &[],
+            game.record(),
+            &Header::default(),
+        );
+        assert!(text.contains(";B[ee];W[cg];B[];W[gc]"), "{text}");
+        let back = read_game(&text, Ruleset::Chinese, Until::End).unwrap();
+        assert_eq!(back.record(), game.record());
+        assert_eq!(back.komi(), 6.5);
+        assert_eq!(back.ruleset(), Ruleset::Japanese);
+        let partial = read_game(&text, Ruleset::Chinese, Until::MoveNumber(3)).unwrap();
+        assert_eq!(partial.record().len(), 2);
+        let at = read_game(
+            &text,
+            Ruleset::Chinese,
+            Until::Vertex(size.parse_point("G7").unwrap()),
+        )
+        .unwrap();
+        assert_eq!(at.record().len(), 3);
+    }
+
+    #[test]
+    fn handicap_stones_become_a_free_handicap() {
+        let text = "(;GM[1]FF[4]SZ[9]HA[2]AB[cg][gc]KM[0.5];W[ee])";
+        let game = read_game(text, Ruleset::Chinese, Until::End).unwrap();
+        assert_eq!(game.handicap(), 2);
+        assert_eq!(game.record().len(), 1);
+        assert_eq!(game.komi(), 0.5);
+    }
+
+    #[test]
+    fn broken_files_are_errors_not_panics() {
+        for text in [
+            "",
+            "(;SZ[9];B[zz])",
+            "(;SZ[4:5])",
+            "(;SZ[9];B[ee];W[ee])",
+            "garbage",
+            "(;SZ[99])",
+        ] {
+            assert!(
+                read_game(text, Ruleset::Chinese, Until::End).is_err(),
+                "{text:?}"
+            );
+        }
+    }
+}
