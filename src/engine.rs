@@ -111,6 +111,8 @@ pub struct EngineConfig {
     pub deterministic: bool,
     /// Tree memory cap in MiB.
     pub max_memory_mb: usize,
+    /// Think on the opponent's time (GTP: after our move, until the next command).
+    pub ponder: bool,
 }
 
 impl Default for EngineConfig {
@@ -123,6 +125,7 @@ impl Default for EngineConfig {
             seed: 1,
             deterministic: false,
             max_memory_mb: 1024,
+            ponder: false,
         }
     }
 }

@@ -50,6 +50,9 @@ struct EngineOptions {
     /// Memory for the search tree, in MiB.
     #[arg(long, default_value_t = 1024, global = true)]
     max_memory: usize,
+    /// Think on the opponent's time (GTP engine).
+    #[arg(long, global = true)]
+    ponder: bool,
 }
 
 impl EngineOptions {
@@ -60,6 +63,7 @@ impl EngineOptions {
             seed: self.seed,
             deterministic: self.deterministic,
             max_memory_mb: self.max_memory,
+            ponder: self.ponder,
             ..EngineConfig::default()
         };
         if let Some(t) = self.threads {

@@ -80,6 +80,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("yeoul-difficulty", difficulty),
     ("yeoul-rules", rules),
     ("yeoul-seed", seed),
+    ("yeoul-benchmark", benchmark),
     ("yeoul-stats", stats),
     ("yeoul-ownership", ownership),
     ("yeoul-gfx_best", gfx_best),
@@ -104,6 +105,7 @@ const GOGUI_ANALYZE: &[&str] = &[
     "plist/Seki stones/final_status_list seki",
     "string/Final score/final_score",
     "hstring/Search statistics/yeoul-stats",
+    "string/Benchmark (9x9, 2 s)/yeoul-benchmark 9 2",
     "none/Set difficulty/yeoul-difficulty %s",
 ];
 
@@ -732,4 +734,44 @@ fn printsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> 
             .map_err(|e| GtpError::Other(format!("cannot write {file}: {e}"))),
         _ => Err(GtpError::Syntax),
     }
+}
+
+/// `yeoul-benchmark [size] [seconds|playouts] [threads]`: a search from the empty board
+/// (a budget up to 60 is seconds, above it playouts), as one JSON line.
+fn benchmark(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    if args.len() > 3 {
+        return Err(GtpError::Syntax);
+    }
+    let n: usize = args
+        .first()
+        .map_or(Ok(9), |a| a.parse())
+        .map_err(|_| GtpError::Syntax)?;
+    let size = BoardSize::new(n).map_err(|_| GtpError::UnacceptableSize)?;
+    let budget = args.get(1).map_or(Ok(2.0), |a| parse_number(a))?;
+    let threads = args
+        .get(2)
+        .map_or(Ok(session.engine.config().threads), |a| a.parse())
+        .map_err(|_| GtpError::Syntax)?;
+    if budget <= 0.0 || !(1..=1024).contains(&threads) {
+        return Err(GtpError::Syntax);
+    }
+    let mut params = crate::search::SearchParams::for_size(size, u64::MAX);
+    params.threads = threads;
+    params.early_stop = false;
+    if budget <= 60.0 {
+        params.max_time = Some(Duration::from_secs_f64(budget));
+    } else {
+        params.max_playouts = budget as u64;
+    }
+    let game = crate::rules::Game::new(size, session.engine.game().ruleset());
+    let mut search = crate::search::Search::new(crate::search::policy::PlayoutPolicy::heavy());
+    let result = search.run(&game, Color::Black, &params, session.input.interrupt_flag());
+    let s = &result.stats;
+    Ok(format!(
+        "{{\"board\":{n},\"threads\":{threads},\"playouts\":{},\"playouts_per_second\":{:.0},\"nodes\":{},\"ms\":{}}}",
+        s.playouts,
+        s.playouts_per_second(),
+        s.nodes,
+        s.elapsed.as_millis()
+    ))
 }

@@ -163,6 +163,35 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(engine: Engine, reader: R, mut
         if session.quit {
             break;
         }
+        if session.engine.config().ponder && command.name.contains("genmove") {
+            ponder(&mut session);
+        }
+    }
+}
+
+/// Thinks about the position for the side to move (the opponent, after our genmove) until
+/// any line arrives, so that the tree is ready when its move comes; bounded by twenty
+/// times the level's playout budget (the tree's memory cap holds anyway).
+fn ponder(session: &mut Session) {
+    let game = session.engine.game();
+    if game.is_over() {
+        return;
+    }
+    let color = game.to_move();
+    let mut params = session.engine.params_for(color);
+    let limit = params.max_playouts.saturating_mul(20);
+    params.max_time = Some(Duration::from_millis(500));
+    params.early_stop = false;
+    params.deterministic = false;
+    session.input.reset_arrival();
+    let mut spent = 0;
+    while spent < limit && !session.input.arrival_flag().load(Ordering::Relaxed) {
+        params.max_playouts = limit - spent;
+        spent += session
+            .engine
+            .analyze(color, &params, session.input.arrival_flag())
+            .stats
+            .playouts;
     }
 }
 
