@@ -195,3 +195,25 @@ fn loadsgf_and_printsgf_round_trip_a_game() {
     assert_eq!(answers[7], "? cannot load file");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn genmove_after_a_resignation_still_answers_and_the_game_goes_on() {
+    let config = EngineConfig {
+        level: Level::Normal,
+        threads: 1,
+        playouts: Some(600),
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+    // Black walls off four fifths of a 5x5 board; White, to move, has no hope.
+    let input = "boardsize 5\nkomi 0\nplay b D1\nplay b D2\nplay b D3\nplay b D4\nplay b D5\nplay b B3\n\
+                 genmove w\nplay b pass\ngenmove w\nplay b pass\ngenmove w\nplay b A1\n";
+    let mut out = Vec::new();
+    yeoul::gtp::run(engine, Cursor::new(input.as_bytes().to_vec()), &mut out);
+    let out = String::from_utf8(out).unwrap();
+    let answers: Vec<&str> = out.split_terminator("\n\n").collect();
+    assert_eq!(answers.len(), 14, "{out}");
+    assert!(answers.iter().all(|a| a.starts_with("= ")), "{out}");
+    let genmoves = [answers[8], answers[10], answers[12]];
+    assert!(genmoves.contains(&"= resign"), "{genmoves:?}");
+}
