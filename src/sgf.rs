@@ -139,7 +139,21 @@ fn to_point(size: BoardSize, p: &go::Point) -> Result<Point, SgfError> {
 
 /// Reads the main line of the first game of an SGF text into a game: size, komi, rule set
 /// (else `default_rules`), handicap or set-up stones, then the moves up to `until`.
+/// A record is a fact: when its moves break the rule set's superko rule (game records of
+/// other rules do), they are replayed under simple ko, and the rule set applies from the
+/// loaded position on.
 pub fn read_game(text: &str, default_rules: Ruleset, until: Until) -> Result<Game, SgfError> {
+    read_game_replaying(text, default_rules, until, None).or_else(|first| {
+        read_game_replaying(text, default_rules, until, Some(Ruleset::Japanese)).map_err(|_| first)
+    })
+}
+
+fn read_game_replaying(
+    text: &str,
+    default_rules: Ruleset,
+    until: Until,
+    replay_rules: Option<Ruleset>,
+) -> Result<Game, SgfError> {
     let trees = go::parse(text).map_err(|e| SgfError(e.to_string()))?;
     let root = trees
         .first()
@@ -157,7 +171,7 @@ pub fn read_game(text: &str, default_rules: Ruleset, until: Until) -> Result<Gam
         }
     }
     let size = BoardSize::new(n).map_err(|e| SgfError(e.to_string()))?;
-    let mut game = Game::new(size, ruleset);
+    let mut game = Game::new(size, replay_rules.unwrap_or(ruleset));
     let mut played = 0;
     for (depth, node) in root.main_variation().enumerate() {
         let mut black_setup = Vec::new();
@@ -197,17 +211,18 @@ pub fn read_game(text: &str, default_rules: Ruleset, until: Until) -> Result<Gam
                 Until::Vertex(v) => mv == Move::Play(v),
             };
             if stop {
-                return Ok(with_komi(game, komi));
+                return Ok(finish(game, komi, ruleset));
             }
             game.play(color, mv)
                 .map_err(|e| SgfError(format!("move {}: {e}", played + 1)))?;
             played += 1;
         }
     }
-    Ok(with_komi(game, komi))
+    Ok(finish(game, komi, ruleset))
 }
 
-fn with_komi(mut game: Game, komi: Option<f64>) -> Game {
+fn finish(mut game: Game, komi: Option<f64>, ruleset: Ruleset) -> Game {
+    game.set_ruleset(ruleset);
     if let Some(k) = komi {
         game.set_komi(k);
     }
@@ -267,6 +282,20 @@ mod tests {
         assert_eq!(game.handicap(), 2);
         assert_eq!(game.record().len(), 1);
         assert_eq!(game.komi(), 0.5);
+    }
+
+    #[test]
+    fn a_record_that_repeats_a_position_loads_and_superko_applies_afterwards() {
+        // Black takes a ko, White takes it back after two passes: a repetition that
+        // positional superko forbids, but a game record is a fact.
+        let text =
+            "(;SZ[5]RU[Chinese];B[bc];B[cd];B[cb];W[dd];W[db];W[ec];W[cc];B[dc];W[];B[];W[cc])";
+        let game = read_game(text, Ruleset::Chinese, Until::End).unwrap();
+        assert_eq!(game.record().len(), 11);
+        assert_eq!(game.ruleset(), Ruleset::Chinese);
+        // Black retaking at D3 at once is refused (it is a ko, and a repetition too).
+        let d3 = game.size().parse_point("D3").unwrap();
+        assert!(!game.is_legal(Color::Black, Move::Play(d3)));
     }
 
     #[test]
