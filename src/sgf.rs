@@ -177,8 +177,11 @@ fn read_game_replaying(
         let mut black_setup = Vec::new();
         let mut white_setup = Vec::new();
         let mut moves = Vec::new();
+        let mut to_play = None;
         for prop in node.properties() {
             match prop {
+                Prop::PL(sgf_parse::Color::Black) => to_play = Some(Color::Black),
+                Prop::PL(sgf_parse::Color::White) => to_play = Some(Color::White),
                 Prop::AB(points) => black_setup.extend(points.iter().map(|p| to_point(size, p))),
                 Prop::AW(points) => white_setup.extend(points.iter().map(|p| to_point(size, p))),
                 Prop::B(m) => moves.push((Color::Black, m)),
@@ -189,9 +192,18 @@ fn read_game_replaying(
         let mut black_setup: Vec<Point> = black_setup.into_iter().collect::<Result<_, _>>()?;
         let white_setup: Vec<Point> = white_setup.into_iter().collect::<Result<_, _>>()?;
         black_setup.sort();
-        if depth == 0 && white_setup.is_empty() && black_setup.len() >= 2 {
+        if depth == 0
+            && white_setup.is_empty()
+            && black_setup.len() >= 2
+            && to_play != Some(Color::Black)
+        {
             game.set_free_handicap(&black_setup)
                 .map_err(|e| SgfError(e.to_string()))?;
+        } else if depth == 0 && !(black_setup.is_empty() && white_setup.is_empty()) {
+            let first = moves.first().map(|&(c, _)| c);
+            let to_move = to_play.or(first).unwrap_or(Color::Black);
+            game.set_up(&black_setup, &white_setup, to_move)
+                .map_err(|e| SgfError(format!("set-up: {e}")))?;
         } else {
             for (color, points) in [(Color::Black, &black_setup), (Color::White, &white_setup)] {
                 for &p in points.iter() {
@@ -296,6 +308,16 @@ mod tests {
         // Black retaking at D3 at once is refused (it is a ko, and a repetition too).
         let d3 = game.size().parse_point("D3").unwrap();
         assert!(!game.is_legal(Color::Black, Move::Play(d3)));
+    }
+
+    #[test]
+    fn root_set_up_stones_are_no_moves_and_pl_says_who_plays() {
+        let game = read_game("(;SZ[5]AB[aa][bb]AW[cc]PL[W])", Ruleset::Aga, Until::End).unwrap();
+        assert!(game.record().is_empty());
+        assert_eq!(game.handicap(), 0);
+        assert_eq!(game.to_move(), Color::White);
+        assert_eq!(game.board().stones(Color::Black).count(), 2);
+        assert_eq!(game.board().stones(Color::White).count(), 1);
     }
 
     #[test]

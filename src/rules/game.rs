@@ -306,6 +306,32 @@ impl Game {
         }
     }
 
+    /// Sets up a position on an empty board (SGF's AB and AW in the root): the stones are
+    /// no moves, and the history starts from this position with `to_move` to play.
+    pub fn set_up(
+        &mut self,
+        black: &[Point],
+        white: &[Point],
+        to_move: Color,
+    ) -> Result<(), HandicapError> {
+        self.require_empty_board()?;
+        let mut board = Board::new(self.size());
+        for (color, points) in [(Color::Black, black), (Color::White, white)] {
+            for &p in points {
+                board
+                    .place_setup_stone(p, color)
+                    .map_err(|_| HandicapError::BadVertexList)?;
+            }
+        }
+        if board.has_chain_without_liberties() {
+            return Err(HandicapError::BadVertexList);
+        }
+        self.board = board;
+        self.to_move = to_move;
+        self.restart_history();
+        Ok(())
+    }
+
     fn place_handicap(&mut self, points: &[Point]) {
         let mut board = Board::new(self.size());
         for &p in points {
