@@ -287,6 +287,17 @@ impl Engine {
         self.search.run(&self.game, color, params, stop)
     }
 
+    /// The move `genmove` would choose, without playing it or counting it towards a
+    /// resignation (GTP `reg_genmove`).
+    pub fn choose(&mut self, color: Color, stop: &AtomicBool) -> Reply {
+        let params = self.params_for(color);
+        let streaks = self.hopeless_moves;
+        let (reply, result, decision) = self.decide(color, &params, stop);
+        self.hopeless_moves = streaks;
+        self.last = Some((result, decision));
+        reply
+    }
+
     /// Chooses a move for `color`, plays it on the game, and says why.
     pub fn genmove(&mut self, color: Color, stop: &AtomicBool) -> Reply {
         self.genmove_within(color, stop, None)

@@ -207,11 +207,8 @@ fn genmove(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
 fn reg_genmove(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     expect_args(args, 1)?;
     let color = parse_color(&args[0])?;
-    let params = session.engine.params_for(color);
-    let result = session
-        .engine
-        .analyze(color, &params, session.input.interrupt_flag());
-    Ok(format_move(session.engine.game().size(), result.best))
+    let reply = session.engine.choose(color, session.input.interrupt_flag());
+    Ok(format_reply(session, reply))
 }
 
 /// Like `genmove`, but never passes while opposing stones that the search judges dead are
