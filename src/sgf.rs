@@ -215,6 +215,8 @@ fn read_game_replaying(
         for (color, m) in moves {
             let mv = match m {
                 go::Move::Pass => Move::Pass,
+                // FF[3]'s pass: `tt` on boards up to 19x19.
+                go::Move::Move(p) if (p.x, p.y) == (19, 19) => Move::Pass,
                 go::Move::Move(p) => Move::Play(to_point(size, p)?),
             };
             let stop = match until {
@@ -289,10 +291,20 @@ mod tests {
 
     #[test]
     fn handicap_stones_become_a_free_handicap() {
-        let text = "(;GM[1]FF[4]SZ[9]HA[2]AB[cg][gc]KM[0.5];W[ee])";
+        let text = "(;GM[1]FF[4]SZ[9]HA[2]AB[cg][gc]KM[0.5];W[ee];B[tt])";
         let game = read_game(text, Ruleset::Chinese, Until::End).unwrap();
         assert_eq!(game.handicap(), 2);
-        assert_eq!(game.record().len(), 1);
+        // `tt` is the old way to write a pass.
+        assert_eq!(
+            game.record(),
+            &[
+                (
+                    Color::White,
+                    Move::Play(game.size().parse_point("E5").unwrap())
+                ),
+                (Color::Black, Move::Pass)
+            ]
+        );
         assert_eq!(game.komi(), 0.5);
     }
 
