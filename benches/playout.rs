@@ -4,7 +4,7 @@ use criterion::{BatchSize, Criterion, Throughput, black_box, criterion_group, cr
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use yeoul::bench::{StartPosition, start_position};
-use yeoul::rules::{BoardSize, Suicide};
+use yeoul::rules::BoardSize;
 use yeoul::search::playout::{PlayoutLimits, light_playout};
 
 fn bench_light_playouts(c: &mut Criterion) {
@@ -13,12 +13,7 @@ fn bench_light_playouts(c: &mut Criterion) {
         group.throughput(Throughput::Elements(1));
         for start in [StartPosition::Empty, StartPosition::MidGame] {
             let (board, to_move, played) = start_position(size, start);
-            let limits = PlayoutLimits {
-                suicide: Suicide::Forbidden,
-                moves_played: played,
-                move_limit: 3 * size.points(),
-                passes: 0,
-            };
+            let limits = PlayoutLimits::for_game_at(size, played);
             let mut rng = Pcg32::seed_from_u64(3);
             group.bench_function(start.name(), |b| {
                 b.iter_batched_ref(

@@ -2,7 +2,7 @@
 //! are repeatable where wall-clock timings are not).
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
-use yeoul::rules::{Board, BoardSize, Color, Suicide};
+use yeoul::rules::{Board, BoardSize, Color};
 use yeoul::search::playout::{PlayoutLimits, light_playout};
 
 fn main() {
@@ -15,12 +15,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(1000);
     let size = BoardSize::new(n).expect("size");
-    let limits = PlayoutLimits {
-        suicide: Suicide::Forbidden,
-        moves_played: 0,
-        move_limit: 3 * size.points(),
-        passes: 0,
-    };
+    let limits = PlayoutLimits::for_game_at(size, 0);
     let mut rng = Pcg32::seed_from_u64(5);
     let mut moves = 0u64;
     for _ in 0..count {

@@ -104,12 +104,7 @@ pub fn measure(
 ) -> BenchRow {
     let policy = PlayoutPolicy::heavy();
     let (board, to_move, played) = start_position(size, start);
-    let limits = PlayoutLimits {
-        suicide: Suicide::Forbidden,
-        moves_played: played,
-        move_limit: 3 * size.points(),
-        passes: 0,
-    };
+    let limits = PlayoutLimits::for_game_at(size, played);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

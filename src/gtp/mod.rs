@@ -47,6 +47,24 @@ impl std::fmt::Display for GtpError {
     }
 }
 
+/// Calls `f` with every line of `reader` (bytes that are not UTF-8 replaced, the line end
+/// kept) until the input ends, fails, or `f` returns false. Engines and controllers alike
+/// read GTP this way.
+pub fn for_each_line<R: BufRead>(reader: &mut R, mut f: impl FnMut(String) -> bool) {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match reader.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                if !f(String::from_utf8_lossy(&buffer).into_owned()) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
 /// Input lines as the reader thread delivers them.
 pub struct Input {
     lines: Receiver<String>,
@@ -67,23 +85,13 @@ impl Input {
         let flag = interrupt.clone();
         let arrived = any_line.clone();
         std::thread::spawn(move || {
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buffer).into_owned();
-                        if line.trim() == "# interrupt" {
-                            flag.store(true, Ordering::Relaxed);
-                        }
-                        arrived.store(true, Ordering::Relaxed);
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
+            for_each_line(&mut reader, |line| {
+                if line.trim() == "# interrupt" {
+                    flag.store(true, Ordering::Relaxed);
                 }
-            }
+                arrived.store(true, Ordering::Relaxed);
+                tx.send(line).is_ok()
+            })
         });
         Input {
             lines: rx,

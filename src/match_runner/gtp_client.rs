@@ -2,9 +2,10 @@
 //! stream, and a deadline on every command.
 
 use super::{Player, PlayerError, Reply};
+use crate::gtp::for_each_line;
 use crate::rules::{BoardSize, Color, Move, Ruleset};
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -98,21 +99,11 @@ impl Process {
             .name("gtp-stdout".to_string())
             .spawn(move || {
                 let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let text = String::from_utf8_lossy(&buf);
-                            let text = text.trim_end_matches(['\n', '\r']).to_string();
-                            log::trace!("{label} < {text}");
-                            if tx.send(Some(text)).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
+                for_each_line(&mut reader, |line| {
+                    let text = line.trim_end_matches(['\n', '\r']).to_string();
+                    log::trace!("{label} < {text}");
+                    tx.send(Some(text)).is_ok()
+                });
                 let _ = tx.send(None);
             })
             .map_err(|e| PlayerError::Start(format!("cannot start a reader thread: {e}")))?;
@@ -124,22 +115,16 @@ impl Process {
             .name("gtp-stderr".to_string())
             .spawn(move || {
                 let mut reader = BufReader::new(stderr);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let text = String::from_utf8_lossy(&buf).trim_end().to_string();
-                            log::debug!("{label} [stderr] {text}");
-                            let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
-                            if tail.len() == STDERR_LINES {
-                                tail.pop_front();
-                            }
-                            tail.push_back(text);
-                        }
+                for_each_line(&mut reader, |line| {
+                    let text = line.trim_end().to_string();
+                    log::debug!("{label} [stderr] {text}");
+                    let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+                    if tail.len() == STDERR_LINES {
+                        tail.pop_front();
                     }
-                }
+                    tail.push_back(text);
+                    true
+                });
             })
             .map_err(|e| PlayerError::Start(format!("cannot start a reader thread: {e}")))?;
 

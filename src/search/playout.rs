@@ -18,6 +18,18 @@ pub struct PlayoutLimits {
     pub passes: u32,
 }
 
+impl PlayoutLimits {
+    /// A game of `size` without suicide, `moves_played` moves in, no pass pending.
+    pub fn for_game_at(size: crate::rules::BoardSize, moves_played: usize) -> PlayoutLimits {
+        PlayoutLimits {
+            suicide: Suicide::Forbidden,
+            moves_played,
+            move_limit: 3 * size.points(),
+            passes: 0,
+        }
+    }
+}
+
 /// The end of a playout.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayoutResult {
@@ -144,12 +156,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn limits(size: BoardSize) -> PlayoutLimits {
-        PlayoutLimits {
-            suicide: Suicide::Forbidden,
-            moves_played: 0,
-            move_limit: 3 * size.points(),
-            passes: 0,
-        }
+        PlayoutLimits::for_game_at(size, 0)
     }
 
     #[test]
