@@ -1,7 +1,8 @@
 //! The engine: a game, a search that keeps its tree, a level and a clock, and one method
 //! per use case (generate a move, analyse). GTP and the match runner sit on top of it.
 
-use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Point, Ruleset};
+use crate::referee::{self, Effort, Judgement};
+use crate::rules::{BoardSize, Color, Game, Move, Ruleset};
 use crate::search::policy::PlayoutPolicy;
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{Search, SearchParams, SearchResult};
@@ -113,6 +114,8 @@ pub struct EngineConfig {
     pub max_memory_mb: usize,
     /// Think on the opponent's time (GTP: after our move, until the next command).
     pub ponder: bool,
+    /// Resign hopeless games (at the levels that do); off: play on to two passes.
+    pub resign: bool,
 }
 
 impl Default for EngineConfig {
@@ -126,6 +129,7 @@ impl Default for EngineConfig {
             deterministic: false,
             max_memory_mb: 1024,
             ponder: false,
+            resign: true,
         }
     }
 }
@@ -152,6 +156,8 @@ pub enum Decision {
     Resigned,
     /// The easy level's deliberate second choice.
     SecondBest,
+    /// A neutral point filled before passing (area rules).
+    Cleanup,
 }
 
 pub struct Engine {
@@ -165,6 +171,7 @@ pub struct Engine {
     /// Games started: mixed into the seeds, so that a match's games differ.
     games_started: u64,
     last: Option<(SearchResult, Decision)>,
+    judgement: Option<(JudgementKey, Judgement)>,
 }
 
 impl Engine {
@@ -178,6 +185,7 @@ impl Engine {
             hopeless_moves: [0; 2],
             games_started: 0,
             last: None,
+            judgement: None,
         }
     }
 
@@ -328,6 +336,37 @@ impl Engine {
         reply
     }
 
+    /// `genmove` for KGS's cleanup phase: while opposing stones the arbiter judges dead
+    /// are on the board, capture them (never pass, never resign); then play on as usual.
+    pub fn genmove_cleanup(&mut self, color: Color, stop: &AtomicBool) -> Reply {
+        let judgement = self.judgement();
+        if (judgement.dead & self.game.board().stones(color.opponent())).is_empty() {
+            return self.genmove(color, stop);
+        }
+        let mv = match referee::capturing_move(&self.game, &judgement, color) {
+            Some(p) => Move::Play(p),
+            None => {
+                // No safe liberty of a dead chain: the search's best move that is not a pass.
+                let params = self.params_for(color);
+                let result = self.search.run(&self.game, color, &params, stop);
+                let mv = result
+                    .candidates
+                    .iter()
+                    .map(|c| c.mv)
+                    .find(|&m| m != Move::Pass)
+                    .unwrap_or(Move::Pass);
+                self.last = Some((result, Decision::Cleanup));
+                mv
+            }
+        };
+        if self.game.play(color, mv).is_err() {
+            log::error!("cleanup chose an illegal move; passing");
+            let _ = self.game.play(color, Move::Pass);
+            return Reply::Move(Move::Pass);
+        }
+        Reply::Move(mv)
+    }
+
     fn decide(
         &mut self,
         color: Color,
@@ -340,7 +379,7 @@ impl Engine {
             return (Reply::Move(Move::Pass), result, Decision::MoveLimit);
         }
         // Resign: hopeless on two moves in a row, with enough playouts to trust it.
-        if let Some(threshold) = settings.resign_below {
+        if let Some(threshold) = settings.resign_below.filter(|_| self.config.resign) {
             let streak = &mut self.hopeless_moves[color.index()];
             if result.win_rate < threshold && result.stats.playouts >= 500 {
                 *streak += 1;
@@ -353,22 +392,34 @@ impl Engine {
         }
         let opponent_passed =
             matches!(self.game.record().last(), Some(&(c, Move::Pass)) if c != color);
-        if opponent_passed && self.wins_by_count(color, &result) {
-            return (Reply::Move(Move::Pass), result, Decision::PassWon);
-        }
         let mut choice = result.best;
         let mut decision = Decision::Searched;
-        if choice == Move::Pass {
-            let safe =
-                opponent_passed || (settings.pass_when_won && self.wins_by_count(color, &result));
-            if !safe && let Some(c) = result.candidates.iter().find(|c| c.mv != Move::Pass) {
-                choice = c.mv;
-            } else {
-                decision = if result.candidates.len() <= 1 {
-                    Decision::NoMoves
-                } else {
-                    Decision::PassSafe
-                };
+        let considers_passing = opponent_passed || choice == Move::Pass;
+        if considers_passing {
+            match self.end_of_game_move(color, &result, opponent_passed, settings.pass_when_won) {
+                Some(Move::Pass) => {
+                    let decision = if opponent_passed {
+                        Decision::PassWon
+                    } else if result.candidates.len() <= 1 {
+                        Decision::NoMoves
+                    } else {
+                        Decision::PassSafe
+                    };
+                    return (Reply::Move(Move::Pass), result, decision);
+                }
+                Some(mv) => {
+                    return (Reply::Move(mv), result, Decision::Cleanup);
+                }
+                None => {
+                    if choice == Move::Pass
+                        && let Some(c) = result.candidates.iter().find(|c| c.mv != Move::Pass)
+                    {
+                        choice = c.mv;
+                    }
+                }
+            }
+            if choice == Move::Pass {
+                decision = Decision::NoMoves;
             }
         }
         if settings.second_best_rate > 0.0
@@ -384,63 +435,75 @@ impl Engine {
         (Reply::Move(choice), result, decision)
     }
 
-    /// Whether `color` wins if the game ended now, counting with the chains the search's
-    /// ownership gives to the other side removed as dead.
-    fn wins_by_count(&self, color: Color, result: &SearchResult) -> bool {
-        let dead = self.dead_chains(&result.ownership);
-        self.game.score(&dead, &Bitboard::EMPTY).winner() == Some(color)
-    }
-
-    /// The count of the current position with the chains a short search judges dead
-    /// removed (issue 5 will make this referee-grade).
-    pub fn final_score(&mut self) -> crate::rules::Score {
-        let dead = self.judge_dead();
-        self.game.score(&dead, &Bitboard::EMPTY)
-    }
-
-    /// The chains a short search (2,000 playouts, on the tree of the last search when it
-    /// stands for this position) judges dead in the current position.
-    pub fn judge_dead(&mut self) -> Bitboard {
-        let color = self.game.to_move();
-        let mut params = self.params_for(color);
-        params.max_playouts = 2_000;
-        params.max_time = None;
-        params.deterministic = false;
-        let result = self
-            .search
-            .run(&self.game, color, &params, &AtomicBool::new(false));
-        self.dead_chains(&result.ownership)
-    }
-
-    /// Stones whose point the ownership map gives to the other colour, by chain.
-    pub fn dead_chains(&self, ownership: &[f32]) -> Bitboard {
-        let board = self.game.board();
-        let size = board.size();
-        let owner = |p: Point| {
-            let (col, row) = size.col_row(p);
-            ownership
-                .get(row * size.get() + col)
-                .copied()
-                .unwrap_or(0.0)
-        };
-        let mut dead = Bitboard::EMPTY;
-        let mut seen = Bitboard::EMPTY;
-        for p in (board.stones(Color::Black) | board.stones(Color::White)).iter() {
-            if seen.contains(p) {
-                continue;
-            }
-            let chain = board.chain_stones(p);
-            seen |= chain;
-            let mean = chain.iter().map(owner).sum::<f32>() / chain.count() as f32;
-            let sign = if board.color_at(p) == Some(Color::Black) {
-                1.0
-            } else {
-                -1.0
-            };
-            if mean * sign < -0.5 {
-                dead |= chain;
-            }
+    /// The end-of-game answer when the opponent has passed or the search likes a pass:
+    /// `Some(pass)` when passing is safe (the arbiter's count wins, or after the
+    /// opponent's pass nothing can change a lost count, and nothing of ours still needs an
+    /// answer), `Some(dame)` when a neutral point is worth a point under area rules, `None`
+    /// to play the search's move. Passing first when ahead needs `pass_when_won`.
+    fn end_of_game_move(
+        &mut self,
+        color: Color,
+        result: &SearchResult,
+        opponent_passed: bool,
+        pass_when_won: bool,
+    ) -> Option<Move> {
+        let judgement = self.judgement();
+        let board = *self.game.board();
+        let ours = board.stones(color) & !judgement.dead;
+        // A living chain of ours in atari, or one that lives only if we move first.
+        let endangered = ours
+            .iter()
+            .any(|p| !judgement.seki.contains(p) && board.is_in_atari(p))
+            || !(judgement.unsettled & board.stones(color)).is_empty();
+        if endangered {
+            return None;
         }
-        dead
+        if self.game.ruleset().scoring() == crate::rules::Scoring::Area
+            && let Some(p) = referee::fillable_dame(&self.game, &judgement, color)
+        {
+            return Some(Move::Play(p));
+        }
+        let wins = judgement.score(&self.game).winner() == Some(color);
+        let hopeless = result.win_rate < 0.15 || result.best == Move::Pass;
+        let safe = if opponent_passed {
+            wins || hopeless
+        } else {
+            pass_when_won && wins
+        };
+        safe.then_some(Move::Pass)
     }
+
+    /// The arbiter's count of the current position (GTP `final_score`).
+    pub fn final_score(&mut self) -> crate::rules::Score {
+        self.judgement().score(&self.game)
+    }
+
+    /// The arbiter's verdict on the current position, kept while the position, rule set
+    /// and komi stay the same (so that repeated questions get the same answer cheaply).
+    pub fn judgement(&mut self) -> Judgement {
+        let key = JudgementKey {
+            hash: self.game.board().hash(),
+            to_move: self.game.to_move(),
+            ruleset: self.game.ruleset(),
+            komi_bits: self.game.komi().to_bits(),
+        };
+        if let Some((k, judgement)) = &self.judgement
+            && *k == key
+        {
+            return judgement.clone();
+        }
+        let effort = Effort::for_board(self.game.size().points(), self.config.threads);
+        let judgement = referee::judge(&self.game, &effort);
+        self.judgement = Some((key, judgement.clone()));
+        judgement
+    }
+}
+
+/// What a judgement depends on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct JudgementKey {
+    hash: u64,
+    to_move: Color,
+    ruleset: Ruleset,
+    komi_bits: u64,
 }

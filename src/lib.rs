@@ -8,6 +8,7 @@ pub mod bench;
 pub mod engine;
 pub mod gtp;
 pub mod match_runner;
+pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod sgf;

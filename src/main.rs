@@ -53,6 +53,9 @@ struct EngineOptions {
     /// Think on the opponent's time (GTP engine).
     #[arg(long, global = true)]
     ponder: bool,
+    /// Never resign: play every game out to two passes (matches that check the count).
+    #[arg(long, global = true)]
+    no_resign: bool,
 }
 
 impl EngineOptions {
@@ -64,6 +67,7 @@ impl EngineOptions {
             deterministic: self.deterministic,
             max_memory_mb: self.max_memory,
             ponder: self.ponder,
+            resign: !self.no_resign,
             ..EngineConfig::default()
         };
         if let Some(t) = self.threads {

@@ -5,7 +5,7 @@ use super::parse::{CommandLine, format_move, parse_color, parse_count, parse_mov
 use super::{GtpError, Session};
 use crate::engine::{Level, Reply};
 use crate::rules::{
-    BoardSize, Cell, Color, HandicapError, Move, Point, Ruleset, max_fixed_handicap,
+    Bitboard, BoardSize, Cell, Color, HandicapError, Move, Point, Ruleset, max_fixed_handicap,
 };
 use crate::search::time::TimeControl;
 use crate::sgf::{Header, Until, read_game, write_game};
@@ -85,6 +85,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("yeoul-ownership", ownership),
     ("yeoul-gfx_best", gfx_best),
     ("yeoul-gfx_pv", gfx_pv),
+    ("yeoul-gfx_final_status", gfx_final_status),
     (
         "gogui-analyze_commands",
         |_, _| Ok(GOGUI_ANALYZE.join("\n")),
@@ -101,8 +102,12 @@ const GOGUI_ANALYZE: &[&str] = &[
     "dboard/Ownership/yeoul-ownership",
     "gfx/Best moves/yeoul-gfx_best",
     "gfx/Principal variation/yeoul-gfx_pv",
+    "gfx/Final status/yeoul-gfx_final_status",
     "plist/Dead stones/final_status_list dead",
     "plist/Seki stones/final_status_list seki",
+    "plist/Black territory/final_status_list black_territory",
+    "plist/White territory/final_status_list white_territory",
+    "plist/Dame/final_status_list dame",
     "string/Final score/final_score",
     "hstring/Search statistics/yeoul-stats",
     "string/Benchmark (9x9, 2 s)/yeoul-benchmark 9 2",
@@ -211,38 +216,14 @@ fn reg_genmove(session: &mut Session, args: &[String]) -> Result<String, GtpErro
     Ok(format_reply(session, reply))
 }
 
-/// Like `genmove`, but never passes while opposing stones that the search judges dead are
-/// still on the board: it plays the best move that is not a pass instead.
+/// Like `genmove`, but never passes while opposing stones the arbiter judges dead are
+/// still on the board (KGS's cleanup phase).
 fn genmove_cleanup(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     expect_args(args, 1)?;
     let color = parse_color(&args[0])?;
     let reply = session
         .engine
-        .genmove(color, session.input.interrupt_flag());
-    if reply != Reply::Move(Move::Pass) {
-        return Ok(format_reply(session, reply));
-    }
-    let Some((result, _)) = session.engine.last_search().cloned() else {
-        return Ok(format_reply(session, reply));
-    };
-    let dead = session.engine.dead_chains(&result.ownership);
-    if (dead & session.engine.game().board().stones(color.opponent())).is_empty() {
-        return Ok(format_reply(session, reply));
-    }
-    let alternative = result
-        .candidates
-        .iter()
-        .map(|c| c.mv)
-        .find(|&m| m != Move::Pass);
-    if let Some(mv) = alternative
-        && session.engine.game_mut().undo().is_ok()
-    {
-        if session.engine.game_mut().play(color, mv).is_ok() {
-            return Ok(format_reply(session, Reply::Move(mv)));
-        }
-        // Put the pass back if the alternative is somehow refused.
-        let _ = session.engine.game_mut().play(color, Move::Pass);
-    }
+        .genmove_cleanup(color, session.input.interrupt_flag());
     Ok(format_reply(session, reply))
 }
 
@@ -363,40 +344,63 @@ fn final_score(session: &mut Session, args: &[String]) -> Result<String, GtpErro
     Ok(session.engine.final_score().to_string())
 }
 
-/// Chains by status, one chain per line with sorted vertices. Seki is not judged yet:
-/// every chain the search does not call dead is alive.
+/// `alive`, `dead`, `seki`: the arbiter's chains of that status, one chain per line;
+/// GNU Go's `black_territory`, `white_territory` and `dame`: those points on one line.
+/// Vertices are sorted by column, then row.
 fn final_status_list(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    use crate::referee::Status;
     expect_args(args, 1)?;
     let wanted = args[0].to_ascii_lowercase();
-    if !["alive", "dead", "seki"].contains(&wanted.as_str()) {
-        return Err(GtpError::Syntax);
-    }
-    let dead = session.engine.judge_dead();
+    let status = match wanted.as_str() {
+        "alive" => Some(Status::Alive),
+        "dead" => Some(Status::Dead),
+        "seki" => Some(Status::Seki),
+        "black_territory" | "white_territory" | "dame" => None,
+        _ => return Err(GtpError::Syntax),
+    };
+    let judgement = session.engine.judgement();
     let game = session.engine.game();
     let board = game.board();
     let size = game.size();
-    let mut lines = Vec::new();
-    let mut seen = crate::rules::Bitboard::EMPTY;
-    for p in size.all_points() {
-        if board.color_at(p).is_none() || seen.contains(p) {
-            continue;
-        }
-        let chain = board.chain_stones(p);
-        seen |= chain;
-        let status = if dead.contains(p) { "dead" } else { "alive" };
-        if status == wanted {
-            let mut names: Vec<(usize, usize, String)> = chain
+    let sorted = |set: Bitboard| {
+        let mut points: Vec<_> = set.iter().map(|p| (size.col_row(p), p)).collect();
+        points.sort();
+        points
+            .into_iter()
+            .map(|(_, p)| size.name(p))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let Some(status) = status else {
+        let territory = judgement.territory(game);
+        let points = match wanted.as_str() {
+            "black_territory" => territory.black,
+            "white_territory" => territory.white,
+            _ => judgement.dame(game),
+        };
+        return Ok(sorted(points));
+    };
+    let mut chains: Vec<(usize, usize, Bitboard)> = board
+        .chains()
+        .into_iter()
+        .filter(|chain| {
+            chain.iter().next().and_then(|p| judgement.status(board, p)) == Some(status)
+        })
+        .map(|chain| {
+            let first = chain
                 .iter()
-                .map(|q| {
-                    let (c, r) = size.col_row(q);
-                    (c, r, size.name(q))
-                })
-                .collect();
-            names.sort();
-            lines.push(names.into_iter().map(|n| n.2).collect::<Vec<_>>().join(" "));
-        }
-    }
-    Ok(lines.join("\n"))
+                .map(|p| size.col_row(p))
+                .min()
+                .unwrap_or((0, 0));
+            (first.0, first.1, chain)
+        })
+        .collect();
+    chains.sort_by_key(|c| (c.0, c.1));
+    Ok(chains
+        .into_iter()
+        .map(|(_, _, chain)| sorted(chain))
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
 fn seconds(s: &str) -> Result<Duration, GtpError> {
@@ -599,6 +603,34 @@ fn gfx_best(session: &mut Session, args: &[String]) -> Result<String, GtpError> 
         result.win_rate * 100.0
     ));
     Ok(out.join("\n"))
+}
+
+/// The arbiter's verdict as GoGui draws it: territory as small squares of its owner's
+/// colour (dead stones' points included), dead stones crossed out, seki stones marked with
+/// triangles, the count in the status bar.
+fn gfx_final_status(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let judgement = session.engine.judgement();
+    let game = session.engine.game();
+    let size = game.size();
+    let territory = judgement.territory(game);
+    let line = |tag: &str, set: Bitboard| {
+        let mut names: Vec<_> = set
+            .iter()
+            .map(|p| (size.col_row(p), size.name(p)))
+            .collect();
+        names.sort();
+        let names: Vec<String> = names.into_iter().map(|n| n.1).collect();
+        format!("{tag} {}", names.join(" "))
+    };
+    Ok([
+        line("BLACK", territory.black),
+        line("WHITE", territory.white),
+        line("MARK", judgement.dead),
+        line("TRIANGLE", judgement.seki),
+        format!("TEXT {}", judgement.score(game)),
+    ]
+    .join("\n"))
 }
 
 /// The principal variation as a GoGui `VAR` line.

@@ -294,6 +294,21 @@ impl Board {
         }
     }
 
+    /// Every chain on the board, once each, in point order (for end-of-game analysis, not
+    /// for hot loops: it allocates).
+    pub fn chains(&self) -> Vec<Bitboard> {
+        let mut chains = Vec::new();
+        let mut seen = Bitboard::EMPTY;
+        for p in (self.stones(Color::Black) | self.stones(Color::White)).iter() {
+            if !seen.contains(p) {
+                let chain = self.chain_stones(p);
+                seen |= chain;
+                chains.push(chain);
+            }
+        }
+        chains
+    }
+
     /// The liberties of the chain through `p`, exactly (empty when `p` holds no stone).
     pub fn chain_liberties(&self, p: Point) -> Bitboard {
         self.chain_stones(p).neighbours(self.size, &self.on_board) & self.empty_points()

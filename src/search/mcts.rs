@@ -6,7 +6,7 @@ use super::policy::PlayoutPolicy;
 use super::priors::{Expansion, PriorWeights};
 use super::tree::{ChildSpec, PASS, ROOT, Tree};
 use crate::rules::{Bitboard, Board, CELLS, Color, Game, Point, Scoring, owned_regions};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 
 /// Read-only facts every simulation of one search shares.
@@ -25,6 +25,8 @@ pub struct Context<'a> {
     pub komi: f64,
     /// Points White gets for handicap stones under area scoring.
     pub white_bonus: f64,
+    /// See [`super::SearchParams::score_scale`].
+    pub score_scale: Option<f32>,
 }
 
 /// Per-thread scratch: nothing here is shared, and nothing is allocated per simulation.
@@ -118,7 +120,7 @@ impl Context<'_> {
             if passes >= 2 || moves_played >= game.move_limit() {
                 let margin = self.count(&board, w);
                 w.margin_sum += margin;
-                terminal = Some(black_result(margin));
+                terminal = Some(self.black_result(margin, &mut w.rng));
                 break;
             }
             let children = match tree.children(node) {
@@ -194,7 +196,7 @@ impl Context<'_> {
                 );
                 let margin = self.count(&board, w);
                 w.margin_sum += margin;
-                black_result(margin)
+                self.black_result(margin, &mut w.rng)
             }
         };
         w.playouts += 1;
@@ -249,7 +251,21 @@ impl Context<'_> {
     }
 }
 
-fn black_result(margin: f64) -> f32 {
+impl Context<'_> {
+    /// Black's result for a final margin (komi included): a win, a loss or a draw, or with
+    /// a score scale a win drawn with the margin's logistic probability.
+    fn black_result(&self, margin: f64, rng: &mut Pcg32) -> f32 {
+        match self.score_scale {
+            Some(scale) => {
+                let p = 1.0 / (1.0 + (-(margin as f32) / scale).exp());
+                if rng.random::<f32>() < p { 1.0 } else { 0.0 }
+            }
+            None => win_loss(margin),
+        }
+    }
+}
+
+fn win_loss(margin: f64) -> f32 {
     if margin > 0.0 {
         1.0
     } else if margin < 0.0 {

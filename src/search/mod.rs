@@ -39,6 +39,13 @@ pub struct SearchParams {
     pub expand_after: u32,
     /// Node budget of the tree (memory cap).
     pub max_nodes: usize,
+    /// Score instead of winning: a playout ending `m` points above komi counts as a win
+    /// with probability `1 / (1 + e^(-m / scale))`, so the search fights for every point
+    /// even when the game is won or lost either way (the arbiter's searches).
+    pub score_scale: Option<f32>,
+    /// Allow passes in the tree from the first move (the arbiter's searches start from
+    /// finished positions, where a pass is often the only good move).
+    pub pass_from_start: bool,
 }
 
 impl SearchParams {
@@ -54,6 +61,8 @@ impl SearchParams {
             rave_k: if size.get() >= 15 { 4000.0 } else { 3000.0 },
             expand_after: if size.get() >= 15 { 4 } else { 2 },
             max_nodes: 4_000_000,
+            score_scale: None,
+            pass_from_start: false,
         }
     }
 }
@@ -208,7 +217,7 @@ impl Search {
         }
         self.prepare_tree(game, color, params);
         let threads = params.threads.max(1);
-        let ctx = self.context(game, color, &self.tree);
+        let ctx = self.context(game, color, &self.tree, params);
         let workers = run_workers(&ctx, params, threads, stop, started, params.seed);
         let mut result = summarize(&ctx, &[&self.tree], &workers, started);
         result.stats.threads = threads;
@@ -239,7 +248,7 @@ impl Search {
                 .par_iter()
                 .enumerate()
                 .map(|(k, tree)| {
-                    let ctx = context_for(policy, game, color, tree);
+                    let ctx = context_for(policy, game, color, tree, params);
                     let mut worker = Worker::new(mix(params.seed, k as u64));
                     let budget = params.max_playouts / TREES
                         + u64::from((k as u64) < params.max_playouts % TREES);
@@ -250,15 +259,21 @@ impl Search {
                 })
                 .collect()
         });
-        let ctx = context_for(policy, game, color, &trees[0]);
+        let ctx = context_for(policy, game, color, &trees[0], params);
         let tree_refs: Vec<&Tree> = trees.iter().collect();
         let mut result = summarize(&ctx, &tree_refs, &workers, started);
         result.stats.threads = params.threads.max(1);
         result
     }
 
-    fn context<'a>(&'a self, game: &'a Game, color: Color, tree: &'a Tree) -> Context<'a> {
-        context_for(&self.policy, game, color, tree)
+    fn context<'a>(
+        &'a self,
+        game: &'a Game,
+        color: Color,
+        tree: &'a Tree,
+        params: &SearchParams,
+    ) -> Context<'a> {
+        context_for(&self.policy, game, color, tree, params)
     }
 }
 
@@ -267,6 +282,7 @@ fn context_for<'a>(
     game: &'a Game,
     color: Color,
     tree: &'a Tree,
+    params: &SearchParams,
 ) -> Context<'a> {
     let n = game.size().get();
     let white_bonus = match game.ruleset().scoring() {
@@ -282,9 +298,14 @@ fn context_for<'a>(
         rave_k: if n >= 15 { 4000.0 } else { 3000.0 },
         expand_after: if n >= 15 { 4 } else { 2 },
         // Pachi: no pass in the tree before move n²/(7 - n/5) (13 on 9x9, 90 on 19x19).
-        pass_from_move: n * n * 5 / (35 - n),
+        pass_from_move: if params.pass_from_start {
+            0
+        } else {
+            n * n * 5 / (35 - n)
+        },
         komi: game.komi(),
         white_bonus,
+        score_scale: params.score_scale,
     }
 }
 

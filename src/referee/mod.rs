@@ -1,0 +1,452 @@
+//! The end-of-game arbiter (RULES.md §4): which chains are alive, dead or in seki, and the
+//! count that follows. Layers, each filling the gaps of the one before and never
+//! overriding a proof: Benson's unconditional life; the bent four in the corner; searches
+//! from the final position with each colour moving first (ownership after good play: an
+//! unsettled shape is dead for its owner, as Japanese rules say); and seki from points that
+//! playouts leave empty and touching both colours because neither side can fill them.
+
+pub mod benson;
+mod shapes;
+
+use crate::rules::{
+    Bitboard, Board, ByColor, CELLS, Color, Game, Move, Point, Score, Scoring, owned_regions,
+};
+use crate::search::playout::{PlayoutLimits, playout};
+use crate::search::policy::PlayoutPolicy;
+use crate::search::{Search, SearchParams};
+use benson::pass_alive;
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
+
+/// A chain's fate at the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Alive,
+    Dead,
+    Seki,
+}
+
+impl Status {
+    /// The word `final_status_list` uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Alive => "alive",
+            Status::Dead => "dead",
+            Status::Seki => "seki",
+        }
+    }
+}
+
+/// How hard the arbiter looks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Effort {
+    /// Search playouts with each colour moving first.
+    pub playouts: u64,
+    /// Plain playouts (each colour first) for the seki test.
+    pub seki_playouts: u64,
+    pub threads: usize,
+}
+
+impl Effort {
+    /// 2,000 search playouts a side on 9x9, growing with the board to 5,000 on 19x19.
+    pub fn for_board(points: usize, threads: usize) -> Effort {
+        let playouts = (2_000 + (points.saturating_sub(81) as u64) * 10).min(5_000);
+        Effort {
+            playouts,
+            seki_playouts: 400,
+            threads: threads.max(1),
+        }
+    }
+}
+
+/// The arbiter's verdict on a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// Stones of dead chains: removed before counting.
+    pub dead: Bitboard,
+    /// Stones of chains in seki: never dead; their eyes are nobody's territory under
+    /// territory counting.
+    pub seki: Bitboard,
+    /// Stones that live or die by who moves first (counted dead for their owner).
+    pub unsettled: Bitboard,
+    /// Black's expected ownership per point, row by row from A1, in [-1, 1]: the mean of
+    /// the searches with each colour first.
+    pub ownership: Vec<f32>,
+}
+
+impl Judgement {
+    /// The status of the chain on `p` (`None` on an empty point).
+    pub fn status(&self, board: &Board, p: Point) -> Option<Status> {
+        board.color_at(p)?;
+        Some(if self.dead.contains(p) {
+            Status::Dead
+        } else if self.seki.contains(p) {
+            Status::Seki
+        } else {
+            Status::Alive
+        })
+    }
+
+    /// The count of RULES.md §5 with exactly these dead and seki stones.
+    pub fn score(&self, game: &Game) -> Score {
+        game.score(&self.dead, &self.seki)
+    }
+
+    /// The points each side counts as territory (GNU Go's `black_territory` and
+    /// `white_territory`): empty points and dead stones in regions of one colour, except
+    /// regions touching a seki chain under territory counting.
+    pub fn territory(&self, game: &Game) -> ByColor<Bitboard> {
+        let board = game.board();
+        let mut owned = owned_regions(board, &self.dead);
+        if game.ruleset().scoring() == Scoring::Territory {
+            let size = board.size();
+            let on = board.on_board();
+            let open = owned.black | owned.white;
+            let seki_stones = self.seki & !self.dead;
+            let in_seki = Bitboard::flood(seki_stones.neighbours(size, &on), open, size);
+            owned.black &= !in_seki;
+            owned.white &= !in_seki;
+        }
+        owned
+    }
+
+    /// Empty points and dead stones that count for nobody (GNU Go's `dame`, which includes
+    /// seki eyes under territory counting).
+    pub fn dame(&self, game: &Game) -> Bitboard {
+        let board = game.board();
+        let territory = self.territory(game);
+        (board.empty_points() | self.dead) & !territory.black & !territory.white
+    }
+}
+
+/// Judges every chain of the game's position (the passes that ended it are ignored: the
+/// board is played on from here by both sides).
+pub fn judge(game: &Game, effort: &Effort) -> Judgement {
+    let board = *game.board();
+    let size = board.size();
+    let suicide = game.ruleset().suicide();
+    let seed = board.hash();
+    let sure = ByColor {
+        black: pass_alive(&board, Color::Black, suicide),
+        white: pass_alive(&board, Color::White, suicide),
+    };
+    let (neutral, expected_margin) = neutral_fraction(&board, suicide, effort, seed);
+    // The searches play for every point: with the expected margin as komi, the game is
+    // close, so neither side can win while careless about a group (a search that wins
+    // or loses either way plays at random, and its ownership says nothing).
+    let fair_komi = expected_margin.round() + 0.5;
+    let chains = board.chains();
+    let proven =
+        sure.black.chains | sure.white.chains | sure.black.territory | sure.white.territory;
+    let mut playouts = effort.playouts;
+    let most_playouts = effort.playouts * 4;
+    let (first, views) = loop {
+        let this_effort = Effort {
+            playouts,
+            ..*effort
+        };
+        let (first, views) = chain_views(game, &chains, fair_komi, &this_effort, seed);
+        // A chain that lives in about half the searches: look again, harder.
+        let unclear = chains.iter().zip(&views).any(|(chain, v)| {
+            (*chain & proven).is_empty() && ((v.1 + v.2) / 2.0).abs() < 0.4 && v.1 > -0.5
+        });
+        if !unclear || playouts >= most_playouts {
+            break (first, views);
+        }
+        log::debug!("arbiter: unclear chains after {playouts} playouts");
+        playouts *= 4;
+    };
+    log::debug!("arbiter: expected margin {expected_margin:.1}, komi {fair_komi}");
+    for (chain, v) in chains.iter().zip(&views) {
+        log::debug!(
+            "arbiter: chain {} ({} stones): attacker first {:.2}, owner first {:.2}",
+            size.name(chain.iter().next().expect("a stone")),
+            chain.count(),
+            v.1,
+            v.2
+        );
+    }
+    let mut dead = Bitboard::EMPTY;
+    let mut unsettled = Bitboard::EMPTY;
+    let bent_four = shapes::bent_four_victims(&board);
+    let (one_eye, unsettled_eye) = shapes::one_eye_victims(&board);
+    for (chain, &(color, attacker_first, owner_first, _)) in chains.iter().zip(&views) {
+        let proven_alive = !(*chain & sure.get(color).chains).is_empty();
+        let proven_dead = !(*chain & sure.get(color.opponent()).territory).is_empty();
+        if proven_dead || (!proven_alive && !(*chain & (bent_four | one_eye)).is_empty()) {
+            dead |= *chain;
+            if !proven_dead {
+                unsettled |= *chain & unsettled_eye;
+            }
+        } else if proven_alive {
+            continue;
+        } else if (attacker_first + owner_first) / 2.0 < -0.3 {
+            dead |= *chain;
+        } else if attacker_first < -0.5 {
+            // Lives only if its owner moves first: dead (Japanese rules, Art. 7).
+            dead |= *chain;
+            unsettled |= *chain;
+        }
+    }
+    // A capturing race between two unsettled chains: whoever moves now wins it.
+    let on = board.on_board();
+    for (i, chain) in chains.iter().enumerate() {
+        if (*chain & unsettled).is_empty() {
+            continue;
+        }
+        let touching = chain.neighbours(size, &on);
+        for (j, other) in chains.iter().enumerate() {
+            if views[j].0 != views[i].0 && !(*other & unsettled).is_empty() && {
+                let shared = touching & other.neighbours(size, &on);
+                !(*other & touching).is_empty() || !shared.is_empty()
+            } {
+                let loser = if views[i].3 < views[j].3 { j } else { i };
+                let winner = if loser == i { *chain } else { *other };
+                dead &= !winner;
+                unsettled &= !winner;
+            }
+        }
+    }
+    // Two adjacent chains of opposite colours cannot both be dead.
+    for (i, chain) in chains.iter().enumerate() {
+        if (*chain & dead).is_empty() {
+            continue;
+        }
+        let touching = chain.neighbours(size, &on);
+        for (j, other) in chains.iter().enumerate() {
+            if views[j].0 != views[i].0
+                && !(*other & dead).is_empty()
+                && !(*other & touching).is_empty()
+            {
+                let mean = |k: usize| views[k].1 + views[k].2;
+                let survivor = if mean(i) >= mean(j) { *chain } else { *other };
+                dead &= !survivor;
+                unsettled &= !survivor;
+            }
+        }
+    }
+    let seki = seki_chains(&board, &chains, dead, &sure, &neutral);
+
+    let ownership = size
+        .all_points()
+        .map(|p| (first.black[p.index()] + first.white[p.index()]) / 2.0)
+        .collect();
+    Judgement {
+        dead,
+        seki,
+        unsettled,
+        ownership,
+    }
+}
+
+/// The move that removes opposing dead stones soonest: a capture, else a liberty of the
+/// dead chain with the fewest liberties that is legal, no self-atari and no own true eye.
+pub fn capturing_move(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
+    let board = game.board();
+    let mut targets: Vec<Bitboard> = board
+        .chains()
+        .into_iter()
+        .filter(|chain| !(*chain & judgement.dead & board.stones(color.opponent())).is_empty())
+        .collect();
+    let liberties =
+        |chain: &Bitboard| chain.neighbours(board.size(), &board.on_board()) & board.empty_points();
+    targets.sort_by_key(|chain| liberties(chain).count());
+    targets.iter().find_map(|chain| {
+        let libs = liberties(chain);
+        let captures = libs.count() == 1;
+        libs.iter().find(|&p| {
+            game.is_legal(color, Move::Play(p))
+                && !board.is_true_eye(p, color)
+                && (captures || board.liberties_after(p, color, 2) >= 2)
+        })
+    })
+}
+
+/// A neutral point that `color` can fill without risk: empty, next to living stones of
+/// both colours, not a liberty of a seki chain, legal, and not a self-atari. Under area
+/// rules each one is a point to whoever fills it.
+pub fn fillable_dame(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
+    let board = game.board();
+    let size = board.size();
+    let on = board.on_board();
+    let near = |stones: Bitboard| stones.neighbours(size, &on);
+    let living = |c: Color| board.stones(c) & !judgement.dead;
+    let dame = board.empty_points()
+        & near(living(Color::Black))
+        & near(living(Color::White))
+        & !near(judgement.seki);
+    dame.iter()
+        .find(|&p| game.is_legal(color, Move::Play(p)) && board.liberties_after(p, color, 2) >= 2)
+}
+
+/// Chains in seki: living chains, not pass-alive, next to an empty point that touches
+/// living stones of both colours and that most playouts leave empty (neither side can fill
+/// it without being captured).
+fn seki_chains(
+    board: &Board,
+    chains: &[Bitboard],
+    dead: Bitboard,
+    sure: &ByColor<benson::PassAlive>,
+    neutral: &[f32],
+) -> Bitboard {
+    const NEUTRAL_AT_LEAST: f32 = 0.6;
+    let size = board.size();
+    let on = board.on_board();
+    let living = ByColor {
+        black: board.stones(Color::Black) & !dead,
+        white: board.stones(Color::White) & !dead,
+    };
+    let near = |stones: Bitboard| stones.neighbours(size, &on);
+    let shared_liberties = board.empty_points() & near(living.black) & near(living.white);
+    let seki_points: Bitboard = shared_liberties
+        .iter()
+        .filter(|p| neutral[p.index()] >= NEUTRAL_AT_LEAST)
+        .collect();
+    let proven = sure.black.chains | sure.white.chains;
+    let mut seki = Bitboard::EMPTY;
+    for chain in chains {
+        if (*chain & (dead | proven)).is_empty() && !(near(*chain) & seki_points).is_empty() {
+            seki |= *chain;
+        }
+    }
+    seki
+}
+
+/// Black's ownership with each colour first, by cell, and per chain: its colour and its
+/// mean own-perspective ownership with the opponent first, with its owner first, and with
+/// the game's side to move first.
+#[allow(clippy::type_complexity)]
+fn chain_views(
+    game: &Game,
+    chains: &[Bitboard],
+    komi: f64,
+    effort: &Effort,
+    seed: u64,
+) -> (ByColor<Vec<f32>>, Vec<(Color, f32, f32, f32)>) {
+    let board = game.board();
+    let first = ByColor {
+        black: searched_ownership(game, Color::Black, komi, effort, seed),
+        white: searched_ownership(game, Color::White, komi, effort, seed ^ 0x005E_C00D),
+    };
+    let to_move_first = first.get(game.to_move());
+    let views = chains
+        .iter()
+        .map(|chain| {
+            let color = board
+                .color_at(chain.iter().next().expect("a chain has a stone"))
+                .expect("a stone");
+            let sign = if color == Color::Black { 1.0 } else { -1.0 };
+            let mean = |own: &[f32]| {
+                sign * chain.iter().map(|p| own[p.index()]).sum::<f32>() / chain.count() as f32
+            };
+            (
+                color,
+                mean(first.get(color.opponent())),
+                mean(first.get(color)),
+                mean(to_move_first),
+            )
+        })
+        .collect();
+    (first, views)
+}
+
+/// Points over komi at which a playout's result counts as three-quarters of a win.
+const SCORE_SCALE: f32 = 3.0;
+
+/// Black's mean ownership per mailbox cell after a fresh search of the position with
+/// `first` to move: the tree plays the first moves well, so a shape that dies only when
+/// its vital point is taken shows it.
+fn searched_ownership(
+    game: &Game,
+    first: Color,
+    komi: f64,
+    effort: &Effort,
+    seed: u64,
+) -> Vec<f32> {
+    let board = game.board();
+    let size = board.size();
+    // Area counting whatever the game's rules: life and death do not depend on them, and
+    // the playouts' margin (the komi) is an area margin.
+    let ruleset = match game.ruleset().scoring() {
+        Scoring::Area => game.ruleset(),
+        Scoring::Territory => crate::rules::Ruleset::Chinese,
+    };
+    let mut fresh = Game::new(size, ruleset);
+    fresh.set_komi(komi);
+    let black: Vec<_> = board.stones(Color::Black).iter().collect();
+    let white: Vec<_> = board.stones(Color::White).iter().collect();
+    let mut cells = vec![0.0; CELLS];
+    if fresh.set_up(&black, &white, first).is_err() {
+        return cells;
+    }
+    let mut params = SearchParams::for_size(size, effort.playouts);
+    params.threads = effort.threads;
+    params.deterministic = true;
+    params.early_stop = false;
+    params.seed = seed;
+    params.max_nodes = 400_000;
+    params.score_scale = Some(SCORE_SCALE);
+    params.pass_from_start = true;
+    let mut search = Search::new(PlayoutPolicy::heavy());
+    let result = search.run(&fresh, first, &params, &AtomicBool::new(false));
+    for (k, p) in size.all_points().enumerate() {
+        cells[p.index()] = result.ownership[k];
+    }
+    cells
+}
+
+/// The fraction of heavy playouts (half with each colour first) that end with each cell
+/// empty and touching both colours, and their mean area margin (Black minus White).
+fn neutral_fraction(
+    board: &Board,
+    suicide: crate::rules::Suicide,
+    effort: &Effort,
+    seed: u64,
+) -> (Vec<f32>, f64) {
+    const CHUNK: u64 = 50;
+    let policy = PlayoutPolicy::heavy();
+    let size = board.size();
+    let chunks = effort.seki_playouts.div_ceil(CHUNK).max(2);
+    let (counts, margin): (Vec<u32>, i64) = (0..chunks)
+        .into_par_iter()
+        .map(|k| {
+            let mut rng = Pcg32::seed_from_u64(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)));
+            let mut trace = Vec::with_capacity(4 * CELLS);
+            let mut counts = vec![0u32; CELLS];
+            let mut margin = 0i64;
+            let first = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut limits = PlayoutLimits::for_game_at(size, 0);
+            limits.suicide = suicide;
+            for _ in 0..CHUNK {
+                let mut b = *board;
+                trace.clear();
+                let end = playout(&mut b, first, limits, &policy, None, &mut rng, &mut trace);
+                margin += i64::from(end.area_margin);
+                let owned = owned_regions(&b, &Bitboard::EMPTY);
+                let nobody = b.empty_points() & !owned.black & !owned.white;
+                for p in nobody.iter() {
+                    counts[p.index()] += 1;
+                }
+            }
+            (counts, margin)
+        })
+        .reduce(
+            || (vec![0u32; CELLS], 0),
+            |(mut a, m), (b, n)| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                (a, m + n)
+            },
+        );
+    let total = chunks * CHUNK;
+    let fractions = counts
+        .into_iter()
+        .map(|c| c as f32 / total as f32)
+        .collect();
+    (fractions, margin as f64 / total as f64)
+}
