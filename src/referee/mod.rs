@@ -265,18 +265,17 @@ pub fn capturing_move(game: &Game, judgement: &Judgement, color: Color) -> Optio
 }
 
 /// A neutral point that `color` can fill without risk: empty, next to living stones of
-/// both colours, not a liberty of a seki chain, legal, and not a self-atari. Under area
-/// rules each one is a point to whoever fills it.
+/// both colours, legal, and not a self-atari. Under area rules each one is a point to
+/// whoever fills it. A seki's spare shared liberties qualify (of k shared liberties, k - 2
+/// without eyes, k - 1 with an eye each): filling one leaves the filler two liberties, so
+/// the seki stands; the last ones would be self-ataris.
 pub fn fillable_dame(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
     let board = game.board();
     let size = board.size();
     let on = board.on_board();
     let near = |stones: Bitboard| stones.neighbours(size, &on);
     let living = |c: Color| board.stones(c) & !judgement.dead;
-    let dame = board.empty_points()
-        & near(living(Color::Black))
-        & near(living(Color::White))
-        & !near(judgement.seki);
+    let dame = board.empty_points() & near(living(Color::Black)) & near(living(Color::White));
     dame.iter()
         .find(|&p| game.is_legal(color, Move::Play(p)) && board.liberties_after(p, color, 2) >= 2)
 }

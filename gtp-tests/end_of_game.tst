@@ -1,0 +1,364 @@
+# The end of the game (RULES.md §3-5, issue 5): the arbiter's lists and count, cleanup and
+# passing, on the arbiter notes' hand-verified positions T01-T18 (komi 0, Black to move
+# after both passed). Each position is set up by plays that capture nothing.
+
+# T01: a clean split, then komi changes after the game (chinese)
+boardsize 7
+clear_board
+komi 0
+kgs-rules chinese
+play w A5
+play w B5
+play w C5
+play w D5
+play w E5
+play w F5
+play w G5
+play b A4
+play b B4
+play b C4
+play b D4
+play b E4
+play b F4
+play b G4
+play b pass
+play w pass
+
+10 final_score
+#? [B\+7]
+
+11 final_status_list dead
+#? []
+
+12 final_status_list black_territory
+#? [A1 A2 A3 B1 B2 B3 C1 C2 C3 D1 D2 D3 E1 E2 E3 F1 F2 F3 G1 G2 G3]
+
+komi 7.5
+13 final_score
+#? [W\+0\.5]
+
+14 genmove b
+#? [pass]
+
+# T02: a dead White stone inside Black's area (chinese)
+boardsize 7
+clear_board
+komi 0
+kgs-rules chinese
+play w A5
+play w B5
+play w C5
+play w D5
+play w E5
+play w F5
+play w G5
+play b A4
+play b B4
+play b C4
+play b D4
+play b E4
+play b F4
+play b G4
+play w C2
+play b pass
+play w pass
+
+20 final_status_list dead
+#? [C2]
+
+21 final_score
+#? [B\+7]
+
+22 final_status_list dame
+#? []
+
+23 kgs-genmove_cleanup b
+#? [B2|C1|C3|D2]
+
+24 kgs-genmove_cleanup w
+#? [.+]
+
+25 kgs-genmove_cleanup b
+#? [!pass]
+
+# T02 under Japanese rules: the dead stone is a prisoner (japanese)
+boardsize 7
+clear_board
+komi 0
+kgs-rules japanese
+play w A5
+play w B5
+play w C5
+play w D5
+play w E5
+play w F5
+play w G5
+play b A4
+play b B4
+play b C4
+play b D4
+play b E4
+play b F4
+play b G4
+play w C2
+play b pass
+play w pass
+
+30 final_score
+#? [B\+8]
+
+31 genmove b
+#? [pass]
+
+# T03: one dame point is worth a point under area rules (chinese)
+boardsize 7
+clear_board
+komi 0
+kgs-rules chinese
+play w A5
+play w B5
+play w C5
+play w D5
+play w E5
+play w F5
+play w G5
+play b A4
+play b B4
+play b C4
+play w E4
+play w F4
+play w G4
+play b C3
+play b D3
+play b E3
+play b F3
+play b G3
+play b pass
+play w pass
+
+40 final_score
+#? [0]
+
+41 genmove b
+#? [D4]
+
+# T11: a pyramid four with its vital point empty (chinese)
+boardsize 5
+clear_board
+komi 0
+kgs-rules chinese
+play b A4
+play b B4
+play b C4
+play b D4
+play b E4
+play b A3
+play w B3
+play w C3
+play w D3
+play b E3
+play w A2
+play w B2
+play w D2
+play w E2
+play w A1
+play w E1
+play b pass
+play w pass
+
+50 final_status_list dead
+#? [A1 A2 B2 B3 C3 D2 D3 E1 E2]
+
+undo
+51 genmove w
+#? [C1]
+
+# T12: the empty L in the corner (japanese)
+boardsize 5
+clear_board
+komi 0
+kgs-rules japanese
+play b A4
+play b B4
+play b C4
+play b D4
+play w A3
+play w B3
+play b C3
+play b D3
+play b E3
+play w B2
+play w C2
+play w D2
+play b E2
+play w D1
+play b E1
+play b pass
+play w pass
+
+60 final_score
+#? [B\+22]
+
+undo
+61 genmove w
+#? [B1]
+
+# T15: a seki without eyes (chinese)
+boardsize 7
+clear_board
+komi 0
+kgs-rules chinese
+play w B7
+play w D7
+play b E7
+play w A6
+play w B6
+play w C6
+play w D6
+play b E6
+play b F6
+play b G6
+play w A5
+play w D5
+play b E5
+play w A4
+play w B4
+play w C4
+play b D4
+play b E4
+play b F4
+play b G4
+play w A3
+play b B3
+play b C3
+play w D3
+play b E3
+play w A2
+play b B2
+play w D2
+play b E2
+play w A1
+play b B1
+play w D1
+play b E1
+play b pass
+play w pass
+
+70 final_status_list seki
+#? [B1 B2 B3 C3\s+D1 D2 D3]
+
+71 final_status_list dead
+#? []
+
+72 final_score
+#? [B\+5]
+
+73 genmove b
+#? [pass]
+
+# T16: a seki with one eye each, under Japanese rules (japanese)
+boardsize 7
+clear_board
+komi 0
+kgs-rules japanese
+play w B7
+play w D7
+play b E7
+play w A6
+play w B6
+play w C6
+play w D6
+play b E6
+play b F6
+play b G6
+play w A5
+play w D5
+play b E5
+play w A4
+play w B4
+play w C4
+play b D4
+play b E4
+play b F4
+play b G4
+play w A3
+play w B3
+play w C3
+play b D3
+play b E3
+play b F3
+play b G3
+play b A2
+play b B2
+play b C2
+play w D2
+play w E2
+play w F2
+play b G2
+play b B1
+play w D1
+play w F1
+play b G1
+play b pass
+play w pass
+
+80 final_score
+#? [0]
+
+81 final_status_list seki
+#? [A2 B1 B2 C2\s+D1 D2 E2 F1 F2]
+
+82 final_status_list dame
+#? [A1 C1 E1]
+
+# T18: three shared liberties, one of them spare (chinese)
+boardsize 7
+clear_board
+komi 0
+kgs-rules chinese
+play w B7
+play w D7
+play b E7
+play w A6
+play w B6
+play w C6
+play w D6
+play b E6
+play b F6
+play b G6
+play w A5
+play w B5
+play w C5
+play b D5
+play b E5
+play w A4
+play b B4
+play b C4
+play w D4
+play b E4
+play w A3
+play b B3
+play w D3
+play b E3
+play b F3
+play b G3
+play w A2
+play b B2
+play w D2
+play b E2
+play w A1
+play b B1
+play w D1
+play b E1
+play b pass
+play w pass
+
+90 final_score
+#? [B\+8]
+
+91 genmove b
+#? [C1|C2|C3]
+
+play w pass
+92 genmove b
+#? [pass]
