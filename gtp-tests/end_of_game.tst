@@ -38,7 +38,7 @@ komi 7.5
 #? [W\+0\.5]
 
 14 genmove b
-#? [pass]
+#? [PASS]
 
 # T02: a dead White stone inside Black's area (chinese)
 boardsize 7
@@ -79,7 +79,7 @@ play w pass
 #? [.+]
 
 25 kgs-genmove_cleanup b
-#? [!pass]
+#? [!PASS]
 
 # T02 under Japanese rules: the dead stone is a prisoner (japanese)
 boardsize 7
@@ -108,7 +108,7 @@ play w pass
 #? [B\+8]
 
 31 genmove b
-#? [pass]
+#? [PASS]
 
 # T03: one dame point is worth a point under area rules (chinese)
 boardsize 7
@@ -254,7 +254,7 @@ play w pass
 #? [B\+5]
 
 73 genmove b
-#? [pass]
+#? [PASS]
 
 # T16: a seki with one eye each, under Japanese rules (japanese)
 boardsize 7
@@ -361,4 +361,4 @@ play w pass
 
 play w pass
 92 genmove b
-#? [pass]
+#? [PASS]

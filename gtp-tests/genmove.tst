@@ -29,4 +29,4 @@ play w G5
 play w pass
 play b pass
 12 genmove w
-#? [[A-HJ]\d|pass|resign]
+#? [[A-HJ]\d|PASS|resign]

@@ -422,6 +422,24 @@ impl Engine {
                 decision = Decision::NoMoves;
             }
         }
+        // Territory rules: a stone inside settled territory costs a point (own) or hands
+        // over a prisoner (the opponent's); when the count wins, fill a dame or pass.
+        if let Move::Play(p) = choice
+            && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
+            && inside_settled_area(&self.game, &result, p)
+        {
+            let judgement = self.judgement();
+            let territory = judgement.territory(&self.game);
+            if (territory.black | territory.white).contains(p)
+                && judgement.score(&self.game).winner() == Some(color)
+                && !self.needs_answer(color, &judgement)
+            {
+                return match referee::fillable_dame(&self.game, &judgement, color) {
+                    Some(dame) => (Reply::Move(Move::Play(dame)), result, Decision::Cleanup),
+                    None => (Reply::Move(Move::Pass), result, Decision::PassSafe),
+                };
+            }
+        }
         if settings.second_best_rate > 0.0
             && let [best, second, ..] = result.candidates.as_slice()
             && second.mv != Move::Pass
@@ -433,6 +451,16 @@ impl Engine {
             decision = Decision::SecondBest;
         }
         (Reply::Move(choice), result, decision)
+    }
+
+    /// Whether something of `color`'s still needs a move: a living chain in atari, or one
+    /// that lives only if its owner moves first.
+    fn needs_answer(&self, color: Color, judgement: &Judgement) -> bool {
+        let board = self.game.board();
+        let ours = board.stones(color) & !judgement.dead;
+        ours.iter()
+            .any(|p| !judgement.seki.contains(p) && board.is_in_atari(p))
+            || !(judgement.unsettled & board.stones(color)).is_empty()
     }
 
     /// The end-of-game answer when the opponent has passed or the search likes a pass:
@@ -448,14 +476,7 @@ impl Engine {
         pass_when_won: bool,
     ) -> Option<Move> {
         let judgement = self.judgement();
-        let board = *self.game.board();
-        let ours = board.stones(color) & !judgement.dead;
-        // A living chain of ours in atari, or one that lives only if we move first.
-        let endangered = ours
-            .iter()
-            .any(|p| !judgement.seki.contains(p) && board.is_in_atari(p))
-            || !(judgement.unsettled & board.stones(color)).is_empty();
-        if endangered {
+        if self.needs_answer(color, &judgement) {
             return None;
         }
         if self.game.ruleset().scoring() == crate::rules::Scoring::Area
@@ -497,6 +518,17 @@ impl Engine {
         self.judgement = Some((key, judgement.clone()));
         judgement
     }
+}
+
+/// Whether the search's ownership gives `p` firmly to one side (the arbiter is asked only
+/// then: it costs two searches).
+fn inside_settled_area(game: &Game, result: &SearchResult, p: crate::rules::Point) -> bool {
+    let size = game.size();
+    let (col, row) = size.col_row(p);
+    result
+        .ownership
+        .get(row * size.get() + col)
+        .is_some_and(|o| o.abs() >= 0.7)
 }
 
 /// What a judgement depends on.

@@ -193,9 +193,12 @@ fn is_legal(session: &mut Session, args: &[String]) -> Result<String, GtpError> 
     .into())
 }
 
+/// A generated move as GNU Go and Fuego write it: upper-case vertices and `PASS` (the
+/// regression suites of both match case-sensitively; every controller reads any case).
 fn format_reply(session: &Session, reply: Reply) -> String {
     match reply {
         Reply::Resign => "resign".into(),
+        Reply::Move(Move::Pass) => "PASS".into(),
         Reply::Move(mv) => format_move(session.engine.game().size(), mv),
     }
 }
@@ -722,7 +725,9 @@ fn loadsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
         [file, limit] => (file, Some(limit)),
         _ => return Err(GtpError::Syntax),
     };
-    let text = std::fs::read_to_string(file).map_err(|_| GtpError::CannotLoad)?;
+    // Old records are often Latin-1 (player names): only the moves matter here.
+    let bytes = std::fs::read(file).map_err(|_| GtpError::CannotLoad)?;
+    let text = String::from_utf8_lossy(&bytes);
     let until = match limit {
         None => Until::End,
         Some(l) => match l.parse::<usize>() {

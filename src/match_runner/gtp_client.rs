@@ -69,6 +69,8 @@ struct Process {
     /// Output lines without their line end; `None` once stdout is closed.
     lines: Receiver<Option<String>>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Set when the engine's stderr reaches its end (all its last words are in the tail).
+    stderr_closed: Arc<std::sync::atomic::AtomicBool>,
     /// Killed already: no `quit` on drop.
     killed: bool,
 }
@@ -110,6 +112,8 @@ impl Process {
 
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
+        let stderr_closed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let closed = Arc::clone(&stderr_closed);
         let label = program.clone();
         thread::Builder::new()
             .name("gtp-stderr".to_string())
@@ -125,6 +129,7 @@ impl Process {
                     tail.push_back(text);
                     true
                 });
+                closed.store(true, std::sync::atomic::Ordering::Release);
             })
             .map_err(|e| PlayerError::Start(format!("cannot start a reader thread: {e}")))?;
 
@@ -133,6 +138,7 @@ impl Process {
             stdin,
             lines,
             stderr_tail,
+            stderr_closed,
             killed: false,
         })
     }
@@ -153,6 +159,15 @@ impl Process {
                 _ => break None,
             }
         };
+        // An exited engine's last stderr lines may still be in the pipe: read them first.
+        while status.is_some()
+            && !self
+                .stderr_closed
+                .load(std::sync::atomic::Ordering::Acquire)
+            && Instant::now() < deadline
+        {
+            thread::sleep(Duration::from_millis(5));
+        }
         let mut text = match status {
             Some(status) => format!("the engine exited ({status})"),
             None => "the engine closed its output".to_string(),
