@@ -310,7 +310,34 @@ fn seki_chains(
             seki |= *chain;
         }
     }
-    seki
+    // One status per group: chains sharing a small eye with a seki chain are in the seki
+    // too (their eyes are no territory under Japanese rules either).
+    const SMALL_EYE: u32 = 4;
+    let owned = owned_regions(board, &dead);
+    let eyes = owned.black | owned.white;
+    loop {
+        let mut grown = seki;
+        let mut done = Bitboard::EMPTY;
+        for p in (eyes & near(seki)).iter() {
+            if done.contains(p) {
+                continue;
+            }
+            let eye = Bitboard::flood(Bitboard::from_iter([p]), eyes, size);
+            done |= eye;
+            if eye.count() > SMALL_EYE {
+                continue;
+            }
+            for chain in chains {
+                if (*chain & (dead | proven)).is_empty() && !(near(*chain) & eye).is_empty() {
+                    grown |= *chain;
+                }
+            }
+        }
+        if grown == seki {
+            return seki;
+        }
+        seki = grown;
+    }
 }
 
 /// Black's ownership with each colour first, by cell, and per chain: its colour and its
