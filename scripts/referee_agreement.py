@@ -13,6 +13,7 @@ engines' dead lists, for inspection. Needs only the Python standard library.
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -53,6 +54,14 @@ class Gtp:
         self.proc.wait(timeout=10)
 
 
+def ends_with_two_passes(path):
+    """Whether the record's last two moves are passes (`[]` or FF[3]'s `[tt]`)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    moves = re.findall(r";\s*[BW]\[([a-z]*)\]", text)
+    return len(moves) >= 2 and all(m in ("", "tt") for m in moves[-2:])
+
+
 def normalise(score):
     score = score.strip().upper()
     if score in ("0", "DRAW", "JIGO"):
@@ -69,8 +78,13 @@ def main():
     yeoul, referee = Gtp(args.yeoul), Gtp(args.referee)
     agree = 0
     total = 0
+    skipped = 0
     for path in args.sgf:
         path = os.path.abspath(path)
+        if not ends_with_two_passes(path):
+            skipped += 1
+            print(f"{os.path.basename(path)}: skipped (not ended by two passes)")
+            continue
         scores = []
         for engine in (yeoul, referee):
             ok, text = engine.send(f"loadsgf {path}")
@@ -93,7 +107,7 @@ def main():
     yeoul.close()
     referee.close()
     pct = 100.0 * agree / total if total else 0.0
-    print(f"TOTAL {agree}/{total} agree ({pct:.1f}%)")
+    print(f"TOTAL {agree}/{total} agree ({pct:.1f}%); {skipped} skipped")
 
 
 if __name__ == "__main__":
