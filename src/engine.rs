@@ -171,7 +171,8 @@ pub struct Engine {
     /// Games started: mixed into the seeds, so that a match's games differ.
     games_started: u64,
     last: Option<(SearchResult, Decision)>,
-    judgement: Option<(JudgementKey, Judgement)>,
+    /// The last judgement: its position, whether it was a quick one, the verdict.
+    judgement: Option<(JudgementKey, bool, Judgement)>,
 }
 
 impl Engine {
@@ -339,7 +340,7 @@ impl Engine {
     /// `genmove` for KGS's cleanup phase: while opposing stones the arbiter judges dead
     /// are on the board, capture them (never pass, never resign); then play on as usual.
     pub fn genmove_cleanup(&mut self, color: Color, stop: &AtomicBool) -> Reply {
-        let judgement = self.judgement();
+        let judgement = self.quick_judgement();
         if (judgement.dead & self.game.board().stones(color.opponent())).is_empty() {
             return self.genmove(color, stop);
         }
@@ -428,7 +429,7 @@ impl Engine {
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
         {
-            let judgement = self.judgement();
+            let judgement = self.quick_judgement();
             let territory = judgement.territory(&self.game);
             if (territory.black | territory.white).contains(p)
                 && judgement.score(&self.game).winner() == Some(color)
@@ -502,20 +503,34 @@ impl Engine {
     /// The arbiter's verdict on the current position, kept while the position, rule set
     /// and komi stay the same (so that repeated questions get the same answer cheaply).
     pub fn judgement(&mut self) -> Judgement {
+        self.judgement_with(false)
+    }
+
+    /// The judgement for a decision during play: unclear chains are not looked at again
+    /// (a full judgement of the same position is used when there is one).
+    fn quick_judgement(&mut self) -> Judgement {
+        self.judgement_with(true)
+    }
+
+    fn judgement_with(&mut self, quick: bool) -> Judgement {
         let key = JudgementKey {
             hash: self.game.board().hash(),
             to_move: self.game.to_move(),
             ruleset: self.game.ruleset(),
             komi_bits: self.game.komi().to_bits(),
         };
-        if let Some((k, judgement)) = &self.judgement
+        if let Some((k, was_quick, judgement)) = &self.judgement
             && *k == key
+            && (quick || !was_quick)
         {
             return judgement.clone();
         }
-        let effort = Effort::for_board(self.game.size().points(), self.config.threads);
+        let mut effort = Effort::for_board(self.game.size().points(), self.config.threads);
+        if quick {
+            effort = effort.quick();
+        }
         let judgement = referee::judge(&self.game, &effort);
-        self.judgement = Some((key, judgement.clone()));
+        self.judgement = Some((key, quick, judgement.clone()));
         judgement
     }
 }

@@ -197,6 +197,23 @@ fn loadsgf_and_printsgf_round_trip_a_game() {
 }
 
 #[test]
+fn loadsgf_reads_a_latin_1_record() {
+    let dir = std::env::temp_dir().join(format!("yeoul-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("old.sgf");
+    // "Hrab\xe1nek" in Latin-1 is not UTF-8; the moves still count.
+    let mut bytes = b"(;FF[3]SZ[9]PW[Hrab".to_vec();
+    bytes.push(0xE1);
+    bytes.extend_from_slice(b"nek];B[ee];W[tt])");
+    std::fs::write(&file, bytes).unwrap();
+    let out = session(&format!("loadsgf {}\nshowboard\n", file.display()));
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers[0], "= ");
+    assert!(answers[1].contains(" 5 . . . . X"), "{}", answers[1]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn genmove_after_a_resignation_still_answers_and_the_game_goes_on() {
     let config = EngineConfig {
         level: Level::Normal,

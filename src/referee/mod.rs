@@ -44,6 +44,8 @@ impl Status {
 pub struct Effort {
     /// Search playouts with each colour moving first.
     pub playouts: u64,
+    /// The most playouts when a chain stays unclear (the budget grows fourfold up to it).
+    pub max_playouts: u64,
     /// Plain playouts (each colour first) for the seki test.
     pub seki_playouts: u64,
     pub threads: usize,
@@ -55,8 +57,18 @@ impl Effort {
         let playouts = (2_000 + (points.saturating_sub(81) as u64) * 10).min(5_000);
         Effort {
             playouts,
+            max_playouts: playouts * 4,
             seki_playouts: 400,
             threads: threads.max(1),
+        }
+    }
+
+    /// The same without looking again at unclear chains: for decisions during play, where
+    /// the time comes out of the clock.
+    pub fn quick(self) -> Effort {
+        Effort {
+            max_playouts: self.playouts,
+            ..self
         }
     }
 }
@@ -141,7 +153,6 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
     let proven =
         sure.black.chains | sure.white.chains | sure.black.territory | sure.white.territory;
     let mut playouts = effort.playouts;
-    let most_playouts = effort.playouts * 4;
     let (first, views) = loop {
         let this_effort = Effort {
             playouts,
@@ -152,7 +163,7 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
         let unclear = chains.iter().zip(&views).any(|(chain, v)| {
             (*chain & proven).is_empty() && ((v.1 + v.2) / 2.0).abs() < 0.4 && v.1 > -0.5
         });
-        if !unclear || playouts >= most_playouts {
+        if !unclear || playouts * 4 > effort.max_playouts {
             break (first, views);
         }
         log::debug!("arbiter: unclear chains after {playouts} playouts");
