@@ -193,7 +193,7 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
             }
         } else if proven_alive {
             continue;
-        } else if (attacker_first + owner_first) / 2.0 < -0.3 {
+        } else if (attacker_first + owner_first) / 2.0 < 0.0 {
             dead |= *chain;
         } else if attacker_first < -0.5 {
             // Lives only if its owner moves first: dead (Japanese rules, Art. 7).
