@@ -480,9 +480,9 @@ impl Engine {
         if self.needs_answer(color, &judgement) {
             return None;
         }
-        if self.game.ruleset().scoring() == crate::rules::Scoring::Area
-            && let Some(p) = referee::fillable_dame(&self.game, &judgement, color)
-        {
+        // Area rules: each neutral point is a point. Territory rules: worth nothing, but
+        // free, and one left open can cost a point later (a missing teire).
+        if let Some(p) = referee::fillable_dame(&self.game, &judgement, color) {
             return Some(Move::Play(p));
         }
         let wins = judgement.score(&self.game).winner() == Some(color);
@@ -543,7 +543,7 @@ fn inside_settled_area(game: &Game, result: &SearchResult, p: crate::rules::Poin
     result
         .ownership
         .get(row * size.get() + col)
-        .is_some_and(|o| o.abs() >= 0.7)
+        .is_some_and(|o| o.abs() >= 0.4)
 }
 
 /// What a judgement depends on.
