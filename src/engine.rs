@@ -267,8 +267,10 @@ impl Engine {
         let level = self.config.level;
         let mut params = SearchParams::for_size(size, level.playout_cap(size));
         params.threads = self.config.threads.max(1);
-        params.seed =
-            self.config.seed ^ (self.game.record().len() as u64).wrapping_mul(0x9E37_79B9);
+        // The game number too, so that the games of a match differ.
+        params.seed = self.config.seed
+            ^ (self.game.record().len() as u64).wrapping_mul(0x9E37_79B9)
+            ^ self.games_started.wrapping_mul(0xD1B5_4A32_D192_ED03);
         params.deterministic = self.config.deterministic;
         params.max_nodes =
             (self.config.max_memory_mb << 20) / crate::search::tree::Tree::NODE_BYTES;
