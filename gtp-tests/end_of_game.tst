@@ -72,6 +72,9 @@ play w pass
 22 final_status_list dame
 #? []
 
+26 yeoul-gfx_final_status
+#? [BLACK A1 A2 A3 B1 B2 B3 C1 C2 C3 D1[^\n]*\nWHITE A6 A7[^\n]*\nMARK C2\nTEXT B\+7]
+
 23 kgs-genmove_cleanup b
 #? [B2|C1|C3|D2]
 

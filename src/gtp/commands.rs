@@ -626,14 +626,18 @@ fn gfx_final_status(session: &mut Session, args: &[String]) -> Result<String, Gt
         let names: Vec<String> = names.into_iter().map(|n| n.1).collect();
         format!("{tag} {}", names.join(" "))
     };
-    Ok([
-        line("BLACK", territory.black),
-        line("WHITE", territory.white),
-        line("MARK", judgement.dead),
-        line("TRIANGLE", judgement.seki),
-        format!("TEXT {}", judgement.score(game)),
+    let mut lines: Vec<String> = [
+        ("BLACK", territory.black),
+        ("WHITE", territory.white),
+        ("MARK", judgement.dead),
+        ("TRIANGLE", judgement.seki),
     ]
-    .join("\n"))
+    .into_iter()
+    .filter(|(_, set)| !set.is_empty())
+    .map(|(tag, set)| line(tag, set))
+    .collect();
+    lines.push(format!("TEXT {}", judgement.score(game)));
+    Ok(lines.join("\n"))
 }
 
 /// The principal variation as a GoGui `VAR` line.
