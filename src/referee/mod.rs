@@ -424,7 +424,10 @@ fn searched_ownership(
     params.early_stop = false;
     params.seed = seed;
     params.max_nodes = 400_000;
-    params.score_scale = Some(SCORE_SCALE);
+    params.score_utility = Some(crate::search::ScoreUtility {
+        scale: SCORE_SCALE,
+        weight: 1.0,
+    });
     params.pass_from_start = true;
     let mut search = Search::new(PlayoutPolicy::heavy());
     let result = search.run(&fresh, first, &params, &AtomicBool::new(false));

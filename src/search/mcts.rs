@@ -25,8 +25,8 @@ pub struct Context<'a> {
     pub komi: f64,
     /// Points White gets for handicap stones under area scoring.
     pub white_bonus: f64,
-    /// See [`super::SearchParams::score_scale`].
-    pub score_scale: Option<f32>,
+    /// See [`super::ScoreUtility`].
+    pub score_utility: Option<super::ScoreUtility>,
 }
 
 /// Per-thread scratch: nothing here is shared, and nothing is allocated per simulation.
@@ -252,15 +252,16 @@ impl Context<'_> {
 }
 
 impl Context<'_> {
-    /// Black's result for a final margin (komi included): a win, a loss or a draw, or with
-    /// a score scale a win drawn with the margin's logistic probability.
+    /// Black's result for a final margin (komi included): a win, a loss or a draw, or
+    /// (with a score utility, at its weight) a win drawn with the margin's logistic
+    /// probability.
     fn black_result(&self, margin: f64, rng: &mut Pcg32) -> f32 {
-        match self.score_scale {
-            Some(scale) => {
-                let p = 1.0 / (1.0 + (-(margin as f32) / scale).exp());
+        match self.score_utility {
+            Some(u) if u.weight >= 1.0 || rng.random::<f32>() < u.weight => {
+                let p = 1.0 / (1.0 + (-(margin as f32) / u.scale).exp());
                 if rng.random::<f32>() < p { 1.0 } else { 0.0 }
             }
-            None => win_loss(margin),
+            _ => win_loss(margin),
         }
     }
 }
