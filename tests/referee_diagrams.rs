@@ -383,3 +383,32 @@ fn repeated_judgements_agree() {
         assert_eq!(judged(&game), judged(&game), "{}", case.name);
     }
 }
+
+/// T20 with Black on E3: two liberties against two, no shared liberty. Whoever moves
+/// first wins the race (an unsettled pair: the side to move after the passes wins it).
+const EQUAL_RACE: &str = ". O . O X . .
+                          O O O O X X X
+                          O . . O X . .
+                          O O O X X X X
+                          O X X O X X .
+                          . X X O . X .
+                          . X X O . X .";
+
+#[test]
+fn a_capturing_race_between_unsettled_chains_goes_to_the_side_to_move() {
+    for (to_move, dead) in [
+        (Color::Black, "D1 D2 D3"),
+        (Color::White, "B1 B2 B3 C1 C2 C3"),
+    ] {
+        let board = parse_diagram(EQUAL_RACE).unwrap();
+        let mut game = Game::new(board.size(), Ruleset::Chinese);
+        game.set_komi(0.0);
+        let black: Vec<_> = board.stones(Color::Black).iter().collect();
+        let white: Vec<_> = board.stones(Color::White).iter().collect();
+        game.set_up(&black, &white, to_move).unwrap();
+        game.play(to_move, Move::Pass).unwrap();
+        game.play(to_move.opponent(), Move::Pass).unwrap();
+        let j = judged(&game);
+        assert_eq!(names(&game, j.dead), dead, "{to_move:?} to move");
+    }
+}

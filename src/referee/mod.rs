@@ -161,7 +161,7 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
         let (first, views) = chain_views(game, &chains, fair_komi, &this_effort, seed);
         // A chain that lives in about half the searches: look again, harder.
         let unclear = chains.iter().zip(&views).any(|(chain, v)| {
-            (*chain & proven).is_empty() && ((v.1 + v.2) / 2.0).abs() < 0.4 && v.1 > -0.5
+            (*chain & proven).is_empty() && v.mean().abs() < 0.4 && v.attacker_first > -0.5
         });
         if !unclear || playouts * 4 > effort.max_playouts {
             break (first, views);
@@ -175,15 +175,16 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
             "arbiter: chain {} ({} stones): attacker first {:.2}, owner first {:.2}",
             size.name(chain.iter().next().expect("a stone")),
             chain.count(),
-            v.1,
-            v.2
+            v.attacker_first,
+            v.owner_first
         );
     }
     let mut dead = Bitboard::EMPTY;
     let mut unsettled = Bitboard::EMPTY;
     let bent_four = shapes::bent_four_victims(&board);
     let (one_eye, unsettled_eye) = shapes::one_eye_victims(&board);
-    for (chain, &(color, attacker_first, owner_first, _)) in chains.iter().zip(&views) {
+    for (chain, view) in chains.iter().zip(&views) {
+        let color = view.color;
         let proven_alive = !(*chain & sure.get(color).chains).is_empty();
         let proven_dead = !(*chain & sure.get(color.opponent()).territory).is_empty();
         if proven_dead || (!proven_alive && !(*chain & (bent_four | one_eye)).is_empty()) {
@@ -193,49 +194,45 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
             }
         } else if proven_alive {
             continue;
-        } else if (attacker_first + owner_first) / 2.0 < 0.0 {
-            dead |= *chain;
-        } else if attacker_first < -0.5 {
-            // Lives only if its owner moves first: dead (Japanese rules, Art. 7).
+        } else if view.attacker_first < -0.5 && view.owner_first > 0.5 {
+            // Lives only if its owner moves first: dead (Japanese rules, Art. 7), unless
+            // it is a race the side to move wins (below).
             dead |= *chain;
             unsettled |= *chain;
+        } else if view.mean() < 0.0 {
+            dead |= *chain;
         }
     }
-    // A capturing race between two unsettled chains: whoever moves now wins it.
+    // Opposing pairs: of two unsettled chains in contact (adjacent or sharing a
+    // liberty), a capturing race, the side to move wins; of two adjacent dead chains, the
+    // one that lives more often survives.
     let on = board.on_board();
-    for (i, chain) in chains.iter().enumerate() {
-        if (*chain & unsettled).is_empty() {
-            continue;
-        }
-        let touching = chain.neighbours(size, &on);
-        for (j, other) in chains.iter().enumerate() {
-            if views[j].0 != views[i].0 && !(*other & unsettled).is_empty() && {
-                let shared = touching & other.neighbours(size, &on);
-                !(*other & touching).is_empty() || !shared.is_empty()
-            } {
-                let loser = if views[i].3 < views[j].3 { j } else { i };
-                let winner = if loser == i { *chain } else { *other };
-                dead &= !winner;
-                unsettled &= !winner;
+    let reach: Vec<Bitboard> = chains.iter().map(|c| c.neighbours(size, &on)).collect();
+    for i in 0..chains.len() {
+        for j in 0..chains.len() {
+            if views[i].color == views[j].color {
+                continue;
             }
-        }
-    }
-    // Two adjacent chains of opposite colours cannot both be dead.
-    for (i, chain) in chains.iter().enumerate() {
-        if (*chain & dead).is_empty() {
-            continue;
-        }
-        let touching = chain.neighbours(size, &on);
-        for (j, other) in chains.iter().enumerate() {
-            if views[j].0 != views[i].0
-                && !(*other & dead).is_empty()
-                && !(*other & touching).is_empty()
-            {
-                let mean = |k: usize| views[k].1 + views[k].2;
-                let survivor = if mean(i) >= mean(j) { *chain } else { *other };
-                dead &= !survivor;
-                unsettled &= !survivor;
-            }
+            let adjacent = !(chains[j] & reach[i]).is_empty();
+            let both =
+                |set: Bitboard| !(chains[i] & set).is_empty() && !(chains[j] & set).is_empty();
+            let survivor = if both(unsettled) && (adjacent || !(reach[i] & reach[j]).is_empty()) {
+                if views[i].to_move_first >= views[j].to_move_first {
+                    i
+                } else {
+                    j
+                }
+            } else if both(dead) && adjacent {
+                if views[i].mean() >= views[j].mean() {
+                    i
+                } else {
+                    j
+                }
+            } else {
+                continue;
+            };
+            dead &= !chains[survivor];
+            unsettled &= !chains[survivor];
         }
     }
     let seki = seki_chains(&board, &chains, dead, &sure, &neutral);
@@ -351,17 +348,31 @@ fn seki_chains(
     }
 }
 
-/// Black's ownership with each colour first, by cell, and per chain: its colour and its
-/// mean own-perspective ownership with the opponent first, with its owner first, and with
-/// the game's side to move first.
-#[allow(clippy::type_complexity)]
+/// A chain as the searches saw it: mean ownership from its owner's side (+1: always its
+/// owner's, -1: always the opponent's) with each side moving first.
+#[derive(Clone, Copy, Debug)]
+struct ChainView {
+    color: Color,
+    attacker_first: f32,
+    owner_first: f32,
+    /// With the game's side to move first (one of the two above).
+    to_move_first: f32,
+}
+
+impl ChainView {
+    fn mean(&self) -> f32 {
+        (self.attacker_first + self.owner_first) / 2.0
+    }
+}
+
+/// Black's ownership by cell with each colour first, and the view of every chain.
 fn chain_views(
     game: &Game,
     chains: &[Bitboard],
     komi: f64,
     effort: &Effort,
     seed: u64,
-) -> (ByColor<Vec<f32>>, Vec<(Color, f32, f32, f32)>) {
+) -> (ByColor<Vec<f32>>, Vec<ChainView>) {
     let board = game.board();
     let first = ByColor {
         black: searched_ownership(game, Color::Black, komi, effort, seed),
@@ -378,12 +389,12 @@ fn chain_views(
             let mean = |own: &[f32]| {
                 sign * chain.iter().map(|p| own[p.index()]).sum::<f32>() / chain.count() as f32
             };
-            (
+            ChainView {
                 color,
-                mean(first.get(color.opponent())),
-                mean(first.get(color)),
-                mean(to_move_first),
-            )
+                attacker_first: mean(first.get(color.opponent())),
+                owner_first: mean(first.get(color)),
+                to_move_first: mean(to_move_first),
+            }
         })
         .collect();
     (first, views)
