@@ -478,7 +478,7 @@ impl Engine {
         opponent_passed: bool,
         pass_when_won: bool,
     ) -> Option<Move> {
-        let judgement = self.judgement();
+        let judgement = self.quick_judgement();
         if self.needs_answer(color, &judgement) {
             return None;
         }
@@ -508,8 +508,10 @@ impl Engine {
         self.judgement_with(false)
     }
 
-    /// The judgement for a decision during play: unclear chains are not looked at again
-    /// (a full judgement of the same position is used when there is one).
+    /// The judgement for a decision during play (passing, cleanup, territory): unclear
+    /// chains are not looked at again, since the time comes out of the clock (a full
+    /// judgement of 19x19 with unclear groups took up to 12 s in the referee matches).
+    /// A full judgement of the same position is used when there is one.
     fn quick_judgement(&mut self) -> Judgement {
         self.judgement_with(true)
     }
