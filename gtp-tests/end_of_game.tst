@@ -84,6 +84,58 @@ play w pass
 25 kgs-genmove_cleanup b
 #? [!PASS]
 
+# T02 again: cleanup captures the dead stone, whatever White does, then the count is the same.
+boardsize 7
+clear_board
+komi 0
+kgs-rules chinese
+play w A5
+play w B5
+play w C5
+play w D5
+play w E5
+play w F5
+play w G5
+play b A4
+play b B4
+play b C4
+play b D4
+play b E4
+play b F4
+play b G4
+play w C2
+play b pass
+play w pass
+
+120 kgs-genmove_cleanup b
+#? [!PASS]
+
+play w pass
+
+121 kgs-genmove_cleanup b
+#? [!PASS]
+
+play w pass
+
+122 kgs-genmove_cleanup b
+#? [!PASS]
+
+play w pass
+
+123 kgs-genmove_cleanup b
+#? [!PASS]
+
+play w pass
+
+124 final_status_list dead
+#? []
+
+125 final_score
+#? [B\+7]
+
+126 final_status_list white_territory
+#? [A6 A7 B6 B7 C6 C7 D6 D7 E6 E7 F6 F7 G6 G7]
+
 # T02 under Japanese rules: the dead stone is a prisoner (japanese)
 boardsize 7
 clear_board
@@ -203,8 +255,9 @@ play w pass
 #? [B\+22]
 
 undo
+# B1 or A1 both leave two eyes (A1-A2 and C1, or A2 and B1-C1).
 61 genmove w
-#? [B1]
+#? [B1|A1]
 
 # T15: a seki without eyes (chinese)
 boardsize 7
