@@ -3,7 +3,8 @@
 
 use crate::rules::{Bitboard, Board, Cell, Color, Point};
 
-/// Chains whose only liberties lie in one small enclosed eye space that makes one eye:
+/// Chains whose only liberties lie in one small enclosed eye space that makes one eye, and
+/// whose enclosing chains have more liberties than they (no capturing race to win):
 /// one or two points, a square four, or a killing shape (straight or bent three, pyramid
 /// four, bulky or crossed five, rabbity six) whose vital point the opponent holds. The
 /// second set: the same with the vital point still empty, so that the owner lives only
@@ -29,6 +30,15 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
             let group = Bitboard::flood(region.neighbours(size, &on) & own, own, size);
             let liberties = group.neighbours(size, &on) & board.empty_points();
             if group.is_empty() || !(liberties & !region).is_empty() {
+                continue;
+            }
+            // The enclosing stones must not lose a capturing race against the group: each
+            // opposing chain around it outside the space has more liberties than it.
+            let around = group.neighbours(size, &on) & board.stones(color.opponent()) & !region;
+            let outlasts = around
+                .iter()
+                .all(|q| board.chain_liberties(q).count() > liberties.count());
+            if !outlasts {
                 continue;
             }
             match eye_value(board, region) {
@@ -197,6 +207,21 @@ mod tests {
         assert_eq!(dead.count(), 12);
         assert!(unsettled.is_empty());
         assert!((dead & b.stones(Color::Black)).is_empty());
+    }
+
+    #[test]
+    fn a_one_eye_group_whose_enclosers_are_shorter_of_liberties_is_left_to_the_searches() {
+        // White's A2-C1 has one eye (A1-B1) but Black's wall around it has one liberty.
+        let b = parse_diagram(
+            ". . . . .
+             O O O O O
+             X X X X O
+             O O O X O
+             . . O X .",
+        )
+        .unwrap();
+        let (dead, _) = one_eye_victims(&b);
+        assert!(dead.is_empty(), "{:?}", names(&b, dead));
     }
 
     #[test]
