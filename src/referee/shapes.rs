@@ -4,7 +4,7 @@
 use crate::rules::{Bitboard, Board, Cell, Color, Point};
 
 /// Chains whose only liberties lie in one small enclosed eye space that makes one eye, and
-/// whose enclosing chains have more liberties than they (no capturing race to win):
+/// whose enclosing chains have as many liberties as they (no capturing race to win):
 /// one or two points, a square four, or a killing shape (straight or bent three, pyramid
 /// four, bulky or crossed five, rabbity six) whose vital point the opponent holds. The
 /// second set: the same with the vital point still empty, so that the owner lives only
@@ -33,11 +33,13 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
                 continue;
             }
             // The enclosing stones must not lose a capturing race against the group: each
-            // opposing chain around it outside the space has more liberties than it.
+            // opposing chain around it outside the space has as many liberties as it at
+            // least (fewer: a race the searches judge; equal: the wall is usually part of
+            // a living group, as in a corner bent three with two stones inside).
             let around = group.neighbours(size, &on) & board.stones(color.opponent()) & !region;
             let outlasts = around
                 .iter()
-                .all(|q| board.chain_liberties(q).count() > liberties.count());
+                .all(|q| board.chain_liberties(q).count() >= liberties.count());
             if !outlasts {
                 continue;
             }
