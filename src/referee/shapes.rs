@@ -4,7 +4,7 @@
 use crate::rules::{Bitboard, Board, Cell, Color, Point};
 
 /// Chains whose only liberties lie in one small enclosed eye space that makes one eye, and
-/// whose enclosing chains have as many liberties as they (no capturing race to win):
+/// whose enclosing chains are not in atari (no wall to capture first):
 /// one or two points, a square four, or a killing shape (straight or bent three, pyramid
 /// four, bulky or crossed five, rabbity six) whose vital point the opponent holds. The
 /// second set: the same with the vital point still empty, so that the owner lives only
@@ -32,14 +32,12 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
             if group.is_empty() || !(liberties & !region).is_empty() {
                 continue;
             }
-            // The enclosing stones must not lose a capturing race against the group: each
-            // opposing chain around it outside the space has as many liberties as it at
-            // least (fewer: a race the searches judge; equal: the wall is usually part of
-            // a living group, as in a corner bent three with two stones inside).
+            // The group must not capture its wall first: no opposing chain around it (outside
+            // the space) may be in atari. Fewer liberties than the group is not enough to
+            // call a race: a wall's chain is usually part of a living group (a corner bent
+            // three with two stones inside, a lone stone on the first line).
             let around = group.neighbours(size, &on) & board.stones(color.opponent()) & !region;
-            let outlasts = around
-                .iter()
-                .all(|q| board.chain_liberties(q).count() >= liberties.count());
+            let outlasts = around.iter().all(|q| board.chain_liberties(q).count() > 1);
             if !outlasts {
                 continue;
             }
