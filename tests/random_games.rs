@@ -219,15 +219,7 @@ fn check_tactics(game: &Game, color: Color) {
 fn check_counts(game: &Game, reference: &RefGame, rng: &mut Pcg32) {
     let size = game.size();
     let board = game.board();
-    let mut chains: Vec<Bitboard> = Vec::new();
-    let mut seen = Bitboard::EMPTY;
-    for p in (board.stones(Color::Black) | board.stones(Color::White)).iter() {
-        if !seen.contains(p) {
-            let chain = board.chain_stones(p);
-            seen |= chain;
-            chains.push(chain);
-        }
-    }
+    let chains = board.chains();
     for _ in 0..3 {
         let (mut dead, mut seki) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for chain in &chains {

@@ -32,13 +32,7 @@ fn game_of(diagram: &str, ruleset: Ruleset) -> Game {
 }
 
 fn names(game: &Game, set: yeoul::rules::Bitboard) -> String {
-    let size = game.size();
-    let mut v: Vec<_> = set
-        .iter()
-        .map(|p| (size.col_row(p), size.name(p)))
-        .collect();
-    v.sort();
-    v.into_iter().map(|x| x.1).collect::<Vec<_>>().join(" ")
+    set.vertex_names(game.size())
 }
 
 fn sorted(list: &str) -> String {

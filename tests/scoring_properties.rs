@@ -27,16 +27,10 @@ fn random_game_without_passes(game: &mut Game, rng: &mut Pcg32) -> bool {
 }
 
 fn random_dead_chains(game: &Game, rng: &mut Pcg32) -> Bitboard {
-    let board = game.board();
     let mut dead = Bitboard::EMPTY;
-    let mut seen = Bitboard::EMPTY;
-    for p in (board.stones(Color::Black) | board.stones(Color::White)).iter() {
-        if !seen.contains(p) {
-            let chain = board.chain_stones(p);
-            seen |= chain;
-            if rng.random_ratio(1, 4) {
-                dead |= chain;
-            }
+    for chain in game.board().chains() {
+        if rng.random_ratio(1, 4) {
+            dead |= chain;
         }
     }
     dead

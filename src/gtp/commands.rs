@@ -365,15 +365,6 @@ fn final_status_list(session: &mut Session, args: &[String]) -> Result<String, G
     let game = session.engine.game();
     let board = game.board();
     let size = game.size();
-    let sorted = |set: Bitboard| {
-        let mut points: Vec<_> = set.iter().map(|p| (size.col_row(p), p)).collect();
-        points.sort();
-        points
-            .into_iter()
-            .map(|(_, p)| size.name(p))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     let Some(status) = status else {
         let territory = judgement.territory(game);
         let points = match wanted.as_str() {
@@ -381,27 +372,24 @@ fn final_status_list(session: &mut Session, args: &[String]) -> Result<String, G
             "white_territory" => territory.white,
             _ => judgement.dame(game),
         };
-        return Ok(sorted(points));
+        return Ok(points.vertex_names(size));
     };
-    let mut chains: Vec<(usize, usize, Bitboard)> = board
+    // Chains in the order of their first vertex.
+    let mut chains: Vec<((usize, usize), String)> = board
         .chains()
         .into_iter()
         .filter(|chain| {
             chain.iter().next().and_then(|p| judgement.status(board, p)) == Some(status)
         })
         .map(|chain| {
-            let first = chain
-                .iter()
-                .map(|p| size.col_row(p))
-                .min()
-                .unwrap_or((0, 0));
-            (first.0, first.1, chain)
+            let first = chain.iter().map(|p| size.col_row(p)).min();
+            (first.unwrap_or_default(), chain.vertex_names(size))
         })
         .collect();
-    chains.sort_by_key(|c| (c.0, c.1));
+    chains.sort();
     Ok(chains
         .into_iter()
-        .map(|(_, _, chain)| sorted(chain))
+        .map(|(_, names)| names)
         .collect::<Vec<_>>()
         .join("\n"))
 }
@@ -617,15 +605,7 @@ fn gfx_final_status(session: &mut Session, args: &[String]) -> Result<String, Gt
     let game = session.engine.game();
     let size = game.size();
     let territory = judgement.territory(game);
-    let line = |tag: &str, set: Bitboard| {
-        let mut names: Vec<_> = set
-            .iter()
-            .map(|p| (size.col_row(p), size.name(p)))
-            .collect();
-        names.sort();
-        let names: Vec<String> = names.into_iter().map(|n| n.1).collect();
-        format!("{tag} {}", names.join(" "))
-    };
+    let line = |tag: &str, set: Bitboard| format!("{tag} {}", set.vertex_names(size));
     let mut lines: Vec<String> = [
         ("BLACK", territory.black),
         ("WHITE", territory.white),

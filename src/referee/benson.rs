@@ -23,25 +23,12 @@ pub fn pass_alive(board: &Board, color: Color, suicide: Suicide) -> PassAlive {
     let on = board.on_board();
     let own = board.stones(color);
     let empty = board.empty_points();
-    let mut chains: Vec<Bitboard> = Vec::new();
-    let mut seen = Bitboard::EMPTY;
-    for p in own.iter() {
-        if !seen.contains(p) {
-            let chain = board.chain_stones(p);
-            seen |= chain;
-            chains.push(chain);
-        }
-    }
-    let mut regions: Vec<Bitboard> = Vec::new();
-    let not_own = on & !own;
-    let mut seen = Bitboard::EMPTY;
-    for p in not_own.iter() {
-        if !seen.contains(p) {
-            let region = Bitboard::flood(Bitboard::from_iter([p]), not_own, size);
-            seen |= region;
-            regions.push(region);
-        }
-    }
+    let chains: Vec<Bitboard> = board
+        .chains()
+        .into_iter()
+        .filter(|chain| !(*chain & own).is_empty())
+        .collect();
+    let regions = (on & !own).components(size);
     let reach: Vec<Bitboard> = chains.iter().map(|c| c.neighbours(size, &on)).collect();
     let must_touch = |region: &Bitboard| match suicide {
         Suicide::Forbidden => *region & empty,
@@ -110,12 +97,6 @@ mod tests {
     use super::*;
     use crate::rules::parse_diagram;
 
-    fn names(board: &Board, set: Bitboard) -> Vec<String> {
-        let mut v: Vec<String> = set.iter().map(|p| board.size().name(p)).collect();
-        v.sort();
-        v
-    }
-
     #[test]
     fn two_separate_eyes_are_pass_alive_and_one_big_eye_is_not() {
         // Black (bottom) has two one-point eyes; White (top) one five-point eye.
@@ -129,9 +110,13 @@ mod tests {
         .unwrap();
         let black = pass_alive(&b, Color::Black, Suicide::Forbidden);
         assert_eq!(black.chains, b.stones(Color::Black));
-        assert_eq!(names(&b, black.territory), ["B2", "D2"]);
+        assert_eq!(black.territory.vertex_names(b.size()), "B2 D2");
         let white = pass_alive(&b, Color::White, Suicide::Forbidden);
-        assert!(white.chains.is_empty(), "{:?}", names(&b, white.chains));
+        assert!(
+            white.chains.is_empty(),
+            "{}",
+            white.chains.vertex_names(b.size())
+        );
     }
 
     #[test]
@@ -147,6 +132,6 @@ mod tests {
         .unwrap();
         let black = pass_alive(&b, Color::Black, Suicide::Forbidden);
         assert_eq!(black.chains, b.stones(Color::Black));
-        assert_eq!(names(&b, black.territory), ["A1", "D1", "E1"]);
+        assert_eq!(black.territory.vertex_names(b.size()), "A1 D1 E1");
     }
 }

@@ -258,8 +258,10 @@ pub fn capturing_move(game: &Game, judgement: &Judgement, color: Color) -> Optio
         .into_iter()
         .filter(|chain| !(*chain & judgement.dead & board.stones(color.opponent())).is_empty())
         .collect();
-    let liberties =
-        |chain: &Bitboard| chain.neighbours(board.size(), &board.on_board()) & board.empty_points();
+    let liberties = |chain: &Bitboard| match chain.iter().next() {
+        Some(stone) => board.chain_liberties(stone),
+        None => Bitboard::EMPTY,
+    };
     targets.sort_by_key(|chain| liberties(chain).count());
     targets.iter().find_map(|chain| {
         let libs = liberties(chain);
@@ -322,21 +324,19 @@ fn seki_chains(
     // too (their eyes are no territory under Japanese rules either).
     const SMALL_EYE: u32 = 4;
     let owned = owned_regions(board, &dead);
-    let eyes = owned.black | owned.white;
+    let small_eyes: Vec<Bitboard> = (owned.black | owned.white)
+        .components(size)
+        .into_iter()
+        .filter(|eye| eye.count() <= SMALL_EYE)
+        .collect();
     loop {
         let mut grown = seki;
-        let mut done = Bitboard::EMPTY;
-        for p in (eyes & near(seki)).iter() {
-            if done.contains(p) {
-                continue;
-            }
-            let eye = Bitboard::flood(Bitboard::from_iter([p]), eyes, size);
-            done |= eye;
-            if eye.count() > SMALL_EYE {
-                continue;
-            }
+        for eye in small_eyes
+            .iter()
+            .filter(|eye| !(**eye & near(seki)).is_empty())
+        {
             for chain in chains {
-                if (*chain & (dead | proven)).is_empty() && !(near(*chain) & eye).is_empty() {
+                if (*chain & (dead | proven)).is_empty() && !(near(*chain) & *eye).is_empty() {
                     grown |= *chain;
                 }
             }

@@ -54,6 +54,31 @@ impl Bitboard {
         }
     }
 
+    /// The maximal connected subsets (orthogonal adjacency), in order of their lowest
+    /// point. Allocates: for end-of-game analysis, not for hot loops.
+    pub fn components(&self, size: BoardSize) -> Vec<Bitboard> {
+        let mut parts = Vec::new();
+        let mut left = *self;
+        while let Some(p) = left.iter().next() {
+            let part = Bitboard::flood(Bitboard::from_iter([p]), left, size);
+            left &= !part;
+            parts.push(part);
+        }
+        parts
+    }
+
+    /// The points' GTP names, sorted by column, then row (`A1 A2 B1`), space-separated:
+    /// GNU Go's order for vertex lists.
+    pub fn vertex_names(&self, size: BoardSize) -> String {
+        let mut points: Vec<Point> = self.iter().collect();
+        points.sort_by_key(|&p| size.col_row(p));
+        points
+            .into_iter()
+            .map(|p| size.name(p))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// Every bit moved `k` places towards higher indices (0 < k < 64).
     #[inline]
     fn shifted_up(&self, k: u32) -> Bitboard {
@@ -184,6 +209,22 @@ impl Iterator for BitIter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn components_split_a_set_into_its_connected_parts_and_names_go_by_column() {
+        let size = BoardSize::new(5).unwrap();
+        let at = |name: &str| size.parse_point(name).unwrap();
+        // A1-A2-B2 touch and B1 joins them; C3 touches nothing orthogonally; D4-D5 touch.
+        let set: Bitboard = ["A1", "A2", "B2", "C3", "D4", "D5", "B1"]
+            .into_iter()
+            .map(at)
+            .collect();
+        let parts = set.components(size);
+        let names: Vec<String> = parts.iter().map(|p| p.vertex_names(size)).collect();
+        assert_eq!(names, ["A1 A2 B1 B2", "C3", "D4 D5"]);
+        assert_eq!(parts.iter().map(|p| p.count()).sum::<u32>(), set.count());
+        assert!(Bitboard::EMPTY.components(size).is_empty());
+    }
 
     #[test]
     fn neighbours_never_leave_the_board_or_wrap_around_rows() {
