@@ -1,4 +1,5 @@
-//! The end-of-game arbiter on hand-verified positions (the arbiter notes' T01-T20, checked
+//! The end-of-game arbiter on hand-verified positions (the arbiter notes' T01-T20 and two
+//! more, T21 and T22, modelled on Fuego's scoring_final positions; checked
 //! by a flood-fill count, an exhaustive local solver and GNU Go): which chains are dead or
 //! in seki, and the area and territory counts that follow (RULES.md §4 and §5).
 //!
@@ -339,6 +340,43 @@ const CASES: &[Case] = &[
         seki: "",
         area: -8.0,
         territory: -11.0,
+    },
+    Case {
+        name: "T21 a race that a dead neighbour decides",
+        // White's D6 chain and Black's D7 share their only liberties F8 and F9, a seki
+        // as it stands; but Black's D7 also walls in White's A7 chain, whose one eye
+        // (a pyramid four with Black on its vital point) dies, and once it is taken D7
+        // has liberties to spare.
+        diagram: ". X . O X . O X .
+                  O . O O X . O X .
+                  O O O X X O O X .
+                  X X X O O O X X .
+                  X X X X X X X X X
+                  O O O O O O O O O
+                  . . . . . . . . .
+                  . . . . . . . . .
+                  . . . . . . . . .",
+        dead: "A7 A8 B7 C7 C8 D8 D9 D6 E6 F6 F7 G7 G8 G9",
+        seki: "",
+        area: 9.0,
+        territory: 10.0,
+    },
+    Case {
+        name: "T22 stones inside that kill by a throw-in",
+        // White's only liberties are D1 and G2, shared with Black's stones inside, which
+        // looks like a seki. Black F1 joins them, the throw-in G2 gives White five stones
+        // to take in a bulky five, and Black F1 again kills.
+        diagram: ". . . . . . .
+                  . . . . . . .
+                  X X X X X X X
+                  X X X X O X X
+                  X X X O O O O
+                  X O O O O X .
+                  X X O . X . X",
+        dead: "B2 C1 C2 D2 D3 E2 E3 E4 F3 G3",
+        seki: "",
+        area: 49.0,
+        territory: 37.0,
     },
 ];
 

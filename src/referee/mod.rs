@@ -6,6 +6,7 @@
 //! playouts leave empty and touching both colours because neither side can fill them.
 
 pub mod benson;
+mod eye_space;
 mod shapes;
 
 use crate::rules::{
@@ -136,6 +137,11 @@ impl Judgement {
 /// Judges every chain of the game's position (the passes that ended it are ignored: the
 /// board is played on from here by both sides).
 pub fn judge(game: &Game, effort: &Effort) -> Judgement {
+    judge_with(game, effort, true)
+}
+
+/// The judgement; `second_look` also replays races with the dead stones taken off.
+fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
     let board = *game.board();
     let size = board.size();
     let suicide = game.ruleset().suicide();
@@ -235,6 +241,17 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
             unsettled &= !chains[survivor];
         }
     }
+    if second_look {
+        let unclear: Vec<Bitboard> = chains
+            .iter()
+            .zip(&views)
+            .filter(|(chain, view)| {
+                (**chain & (dead | proven)).is_empty() && view.mean().abs() < 0.5
+            })
+            .map(|(chain, _)| *chain)
+            .collect();
+        dead |= lost_races(game, dead, &unclear, effort);
+    }
     let seki = seki_chains(&board, &chains, dead, &sure, &neutral);
 
     let ownership = size
@@ -247,6 +264,54 @@ pub fn judge(game: &Game, effort: &Effort) -> Judgement {
         unsettled,
         ownership,
     }
+}
+
+/// Races that dead stones decide: with every dead chain replaced by its captor's stones
+/// (taken and the gap closed), the chains next to them gain the liberties that the
+/// searches, unable to finish the capture in their playouts, did not see (Fuego's
+/// scoring_final FX178: a chain in a liberty race with a group whose other neighbour is
+/// a dead chain with one eye). The unclear chains in contact with such a captor are judged
+/// again on that board; those found dead there are dead.
+fn lost_races(game: &Game, dead: Bitboard, unclear: &[Bitboard], effort: &Effort) -> Bitboard {
+    let board = game.board();
+    let size = board.size();
+    let on = board.on_board();
+    if dead.is_empty() || unclear.is_empty() {
+        return Bitboard::EMPTY;
+    }
+    let stones = |c: Color| (board.stones(c) & !dead) | (board.stones(c.opponent()) & dead);
+    let (black, white) = (stones(Color::Black), stones(Color::White));
+    let mut resolved = Game::new(size, game.ruleset());
+    resolved.set_komi(game.komi());
+    let listed = |b: Bitboard| b.iter().collect::<Vec<_>>();
+    if resolved
+        .set_up(&listed(black), &listed(white), game.to_move())
+        .is_err()
+    {
+        return Bitboard::EMPTY;
+    }
+    let captors: Vec<Bitboard> = resolved
+        .board()
+        .chains()
+        .into_iter()
+        .filter(|chain| !(*chain & dead).is_empty())
+        .collect();
+    let reach = |b: Bitboard| {
+        let near = b.neighbours(size, &on);
+        near | (near & board.empty_points()).neighbours(size, &on)
+    };
+    let racing: Vec<&Bitboard> = unclear
+        .iter()
+        .filter(|chain| captors.iter().any(|c| !(reach(*c) & **chain).is_empty()))
+        .collect();
+    if racing.is_empty() {
+        return Bitboard::EMPTY;
+    }
+    let again = judge_with(&resolved, &effort.quick(), false);
+    racing
+        .into_iter()
+        .filter(|chain| !(**chain & again.dead).is_empty())
+        .fold(Bitboard::EMPTY, |all, chain| all | *chain)
 }
 
 /// The move that removes opposing dead stones soonest: a capture, else a liberty of the

@@ -1,6 +1,7 @@
 //! Shapes that searches judge badly: eye spaces that make one eye (nakade) and the bent
 //! four in the corner.
 
+use super::eye_space;
 use crate::rules::{Bitboard, Board, Cell, Color, Point};
 
 /// Chains whose only liberties lie in one small enclosed eye space that makes one eye, and
@@ -17,7 +18,7 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
     for color in Color::BOTH {
         let own = board.stones(color);
         for region in (on & !own).components(size) {
-            if region.count() > 6 {
+            if region.count() as usize > eye_space::MAX_POINTS {
                 continue;
             }
             let group = Bitboard::flood(region.neighbours(size, &on) & own, own, size);
@@ -34,7 +35,11 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
             if !outlasts {
                 continue;
             }
-            match eye_value(board, region) {
+            let value = match eye_value(board, region) {
+                EyeValue::TwoOrMore => read_out(board, region, group),
+                value => value,
+            };
+            match value {
                 EyeValue::One => dead |= group,
                 EyeValue::Unsettled => {
                     dead |= group;
@@ -45,6 +50,23 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
         }
     }
     (dead, unsettled)
+}
+
+/// The value of an eye space the shape table calls two eyes (or does not know), read out
+/// where one chain alone encloses it: stones inside and the corner can change it.
+fn read_out(board: &Board, region: Bitboard, group: Bitboard) -> EyeValue {
+    let single_chain = group
+        .iter()
+        .next()
+        .is_some_and(|stone| board.chain_stones(stone) == group);
+    if !single_chain {
+        return EyeValue::TwoOrMore;
+    }
+    match eye_space::capturable(board, region, group) {
+        Some((_, true)) => EyeValue::One,
+        Some((true, false)) => EyeValue::Unsettled,
+        _ => EyeValue::TwoOrMore,
+    }
 }
 
 enum EyeValue {
