@@ -418,3 +418,42 @@ play w pass
 play w pass
 92 genmove b
 #? [PASS]
+
+# A teire (Fuego's cleanup test 180, in small): White's D4 has two liberties, the dame
+# D3 that Black can fill and D5 in White's area. Black passes; White connects at D5
+# first (the same point now or after Black's D3), then passes (japanese).
+boardsize 7
+clear_board
+komi 0
+kgs-rules japanese
+play w A5
+play w B5
+play w C5
+play w E5
+play w F5
+play w G5
+play b A4
+play b B4
+play b C4
+play w D4
+play b E4
+play b F4
+play b G4
+play b A3
+play b B3
+play b C3
+play b E3
+play b F3
+play b G3
+play b D2
+play b pass
+
+100 genmove w
+#? [D5]
+
+play b D3
+101 genmove w
+#? [PASS]
+
+102 final_score
+#? [W\+1]

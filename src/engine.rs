@@ -426,18 +426,28 @@ impl Engine {
             }
         }
         // Territory rules: a stone inside settled territory costs a point (own) or hands
-        // over a prisoner (the opponent's); when the count wins, fill a dame or pass.
+        // over a prisoner (the opponent's); when the count wins, or the search finds
+        // nothing that saves a lost game, fill a dame or pass.
+        log::debug!(
+            "decide: {choice:?} win rate {:.3} lead {:.1} playouts {} settled {}",
+            result.win_rate,
+            result.score_lead,
+            result.stats.playouts,
+            matches!(choice, Move::Play(p) if inside_settled_area(&self.game, &result, p))
+        );
         if let Move::Play(p) = choice
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
         {
             let judgement = self.quick_judgement();
             let territory = judgement.territory(&self.game);
+            let decided =
+                judgement.score(&self.game).winner() == Some(color) || result.win_rate < HOPELESS;
             if (territory.black | territory.white).contains(p)
-                && judgement.score(&self.game).winner() == Some(color)
+                && decided
                 && !self.needs_answer(color, &judgement)
             {
-                return match referee::fillable_dame(&self.game, &judgement, color) {
+                return match self.closing_move(color, &judgement) {
                     Some(dame) => (Reply::Move(Move::Play(dame)), result, Decision::Cleanup),
                     None => (Reply::Move(Move::Pass), result, Decision::PassSafe),
                 };
@@ -454,6 +464,14 @@ impl Engine {
             decision = Decision::SecondBest;
         }
         (Reply::Move(choice), result, decision)
+    }
+
+    /// A move that closes the game without changing its count: a neutral point filled
+    /// (a point under area rules, and one that can cost a point later if left open), or
+    /// the connection one of them will ask of us.
+    fn closing_move(&self, color: Color, judgement: &Judgement) -> Option<crate::rules::Point> {
+        referee::fillable_dame(&self.game, judgement, color)
+            .or_else(|| referee::teire(&self.game, judgement, color))
     }
 
     /// Whether something of `color`'s still needs a move: a living chain in atari, or one
@@ -484,11 +502,13 @@ impl Engine {
         }
         // Area rules: each neutral point is a point. Territory rules: worth nothing, but
         // free, and one left open can cost a point later (a missing teire).
-        if let Some(p) = referee::fillable_dame(&self.game, &judgement, color) {
+        if let Some(p) = self.closing_move(color, &judgement) {
             return Some(Move::Play(p));
         }
-        let wins = judgement.score(&self.game).winner() == Some(color);
-        let hopeless = result.win_rate < 0.15 || result.best == Move::Pass;
+        // A count over an open border is no count: the region behind it is nobody's.
+        let wins = judgement.score(&self.game).winner() == Some(color)
+            && referee::open_border(&self.game, &judgement).is_empty();
+        let hopeless = result.win_rate < HOPELESS || result.best == Move::Pass;
         let safe = if opponent_passed {
             wins || hopeless
         } else {
@@ -538,6 +558,9 @@ impl Engine {
         judgement
     }
 }
+
+/// A search win rate below which no move saves the game: passing costs nothing then.
+const HOPELESS: f32 = 0.15;
 
 /// Whether the search's ownership gives `p` firmly to one side (the arbiter is asked only
 /// then: it costs two searches).

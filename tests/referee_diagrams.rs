@@ -444,3 +444,23 @@ fn a_capturing_race_between_unsettled_chains_goes_to_the_side_to_move() {
         assert_eq!(names(&game, j.dead), dead, "{to_move:?} to move");
     }
 }
+
+#[test]
+fn a_border_left_open_is_seen_and_a_closed_one_is_not() {
+    // White's wall E1-E6 leaves E7 open next to Black's F7: §5 makes A1-E7 nobody's,
+    // but the searches give it to White, so the count is no final one.
+    let open = game_of(
+        ". . . . . X .
+         . . . . O X .
+         . . . . O X .
+         . . . . O X .
+         . . . . O X .
+         . . . . O X .
+         . . . . O X .",
+        Ruleset::Japanese,
+    );
+    let border = yeoul::referee::open_border(&open, &judged(&open));
+    assert!(border.count() >= 20, "{}", names(&open, border));
+    let closed = game_of(CASES[0].diagram, Ruleset::Japanese);
+    assert!(yeoul::referee::open_border(&closed, &judged(&closed)).is_empty());
+}

@@ -87,6 +87,9 @@ pub struct Judgement {
     /// Black's expected ownership per point, row by row from A1, in [-1, 1]: the mean of
     /// the searches with each colour first.
     pub ownership: Vec<f32>,
+    /// Black's mean ownership, in the same order, at the end of plain heavy playouts,
+    /// which play every border out before passing (the searches may pass at once).
+    pub playout_ownership: Vec<f32>,
 }
 
 impl Judgement {
@@ -150,7 +153,8 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
         black: pass_alive(&board, Color::Black, suicide),
         white: pass_alive(&board, Color::White, suicide),
     };
-    let (neutral, expected_margin) = neutral_fraction(&board, suicide, effort, seed);
+    let played_out = play_out(&board, suicide, effort, seed);
+    let (neutral, expected_margin) = (&played_out.neutral, played_out.margin);
     // The searches play for every point: with the expected margin as komi, the game is
     // close, so neither side can win while careless about a group (a search that wins
     // or loses either way plays at random, and its ownership says nothing).
@@ -252,17 +256,22 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
             .collect();
         dead |= lost_races(game, dead, &unclear, effort);
     }
-    let seki = seki_chains(&board, &chains, dead, &sure, &neutral);
+    let seki = seki_chains(&board, &chains, dead, &sure, neutral);
 
     let ownership = size
         .all_points()
         .map(|p| (first.black[p.index()] + first.white[p.index()]) / 2.0)
+        .collect();
+    let playout_ownership = size
+        .all_points()
+        .map(|p| played_out.black_ownership[p.index()])
         .collect();
     Judgement {
         dead,
         seki,
         unsettled,
         ownership,
+        playout_ownership,
     }
 }
 
@@ -353,6 +362,68 @@ pub fn fillable_dame(game: &Game, judgement: &Judgement, color: Color) -> Option
     let dame = board.empty_points() & near(living(Color::Black)) & near(living(Color::White));
     dame.iter()
         .find(|&p| game.is_legal(color, Move::Play(p)) && board.liberties_after(p, color, 2) >= 2)
+}
+
+/// The defensive move (teire) that a neutral point asks of `color`: where the opponent
+/// can fill a neutral point safely and that would leave a living chain of `color` in
+/// atari, the chain's other liberty, connected now (Fuego's cleanup test 180: the dame is
+/// the opponent's to fill, and the connection costs the same point now or later).
+pub fn teire(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
+    let board = game.board();
+    let size = board.size();
+    let on = board.on_board();
+    let living = |c: Color| board.stones(c) & !judgement.dead;
+    let near = |stones: Bitboard| stones.neighbours(size, &on);
+    let dame = board.empty_points() & near(living(Color::Black)) & near(living(Color::White));
+    let opponent = color.opponent();
+    let ours = living(color) & !judgement.seki;
+    dame.iter()
+        .filter(|&d| {
+            game.is_legal(opponent, Move::Play(d)) && board.liberties_after(d, opponent, 2) >= 2
+        })
+        .find_map(|d| {
+            board
+                .neighbour_points(d)
+                .into_iter()
+                .filter(|&q| on.contains(q) && ours.contains(q))
+                .map(|q| board.chain_liberties(q))
+                .filter(|libs| libs.count() == 2)
+                .find_map(|libs| {
+                    libs.iter().find(|&l| {
+                        l != d
+                            && game.is_legal(color, Move::Play(l))
+                            && board.liberties_after(l, color, 2) >= 2
+                    })
+                })
+        })
+}
+
+/// Neutral regions that playouts give firmly to one side: a border still open (the count
+/// of RULES.md §5 calls the region behind it nobody's, so the game is not over). A
+/// single dame point that one side will fill is no open border (three points are
+/// needed), nor are seki liberties, which playouts leave empty.
+pub fn open_border(game: &Game, judgement: &Judgement) -> Bitboard {
+    const FIRMLY: f32 = 0.6;
+    const AT_LEAST: u32 = 3;
+    let board = game.board();
+    let size = board.size();
+    let owned = owned_regions(board, &judgement.dead);
+    let neutral = (board.empty_points() | judgement.dead) & !owned.black & !owned.white;
+    let firm: Bitboard = neutral
+        .iter()
+        .filter(|&p| {
+            let (col, row) = size.col_row(p);
+            judgement
+                .playout_ownership
+                .get(row * size.get() + col)
+                .is_some_and(|o| o.abs() >= FIRMLY)
+        })
+        .collect();
+    neutral
+        .components(size)
+        .into_iter()
+        .filter(|region| (*region & firm).count() >= AT_LEAST)
+        .fold(Bitboard::EMPTY, |all, region| all | region)
 }
 
 /// Chains in seki: living chains, not pass-alive, next to an empty point that touches
@@ -513,25 +584,34 @@ fn searched_ownership(
     cells
 }
 
-/// The fraction of heavy playouts (half with each colour first) that end with each cell
-/// empty and touching both colours, and their mean area margin (Black minus White).
-fn neutral_fraction(
+/// What plain heavy playouts from the position (half with each colour first) end with.
+struct PlayedOut {
+    /// Per mailbox cell: the fraction of playouts that leave it empty and touching both
+    /// colours.
+    neutral: Vec<f32>,
+    /// Per mailbox cell: Black's mean ownership (+1 Black's stone or region, -1 White's).
+    black_ownership: Vec<f32>,
+    /// The mean area margin (Black minus White).
+    margin: f64,
+}
+
+fn play_out(
     board: &Board,
     suicide: crate::rules::Suicide,
     effort: &Effort,
     seed: u64,
-) -> (Vec<f32>, f64) {
+) -> PlayedOut {
     const CHUNK: u64 = 50;
     let policy = PlayoutPolicy::heavy();
     let size = board.size();
     let chunks = effort.seki_playouts.div_ceil(CHUNK).max(2);
-    let (counts, margin): (Vec<u32>, i64) = (0..chunks)
+    let zero = || (vec![0u32; CELLS], vec![0i32; CELLS], 0i64);
+    let (neutral, owner, margin): (Vec<u32>, Vec<i32>, i64) = (0..chunks)
         .into_par_iter()
         .map(|k| {
             let mut rng = Pcg32::seed_from_u64(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)));
             let mut trace = Vec::with_capacity(4 * CELLS);
-            let mut counts = vec![0u32; CELLS];
-            let mut margin = 0i64;
+            let (mut neutral, mut owner, mut margin) = zero();
             let first = if k % 2 == 0 {
                 Color::Black
             } else {
@@ -547,22 +627,26 @@ fn neutral_fraction(
                 let owned = owned_regions(&b, &Bitboard::EMPTY);
                 let nobody = b.empty_points() & !owned.black & !owned.white;
                 for p in nobody.iter() {
-                    counts[p.index()] += 1;
+                    neutral[p.index()] += 1;
+                }
+                for p in (b.stones(Color::Black) | owned.black).iter() {
+                    owner[p.index()] += 1;
+                }
+                for p in (b.stones(Color::White) | owned.white).iter() {
+                    owner[p.index()] -= 1;
                 }
             }
-            (counts, margin)
+            (neutral, owner, margin)
         })
-        .reduce(
-            || (vec![0u32; CELLS], 0),
-            |(mut a, m), (b, n)| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                (a, m + n)
-            },
-        );
-    let total = chunks * CHUNK;
-    let fractions = counts
-        .into_iter()
-        .map(|c| c as f32 / total as f32)
-        .collect();
-    (fractions, margin as f64 / total as f64)
+        .reduce(zero, |(mut a, mut o, m), (b, p, n)| {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            o.iter_mut().zip(p).for_each(|(x, y)| *x += y);
+            (a, o, m + n)
+        });
+    let total = (chunks * CHUNK) as f32;
+    PlayedOut {
+        neutral: neutral.into_iter().map(|c| c as f32 / total).collect(),
+        black_ownership: owner.into_iter().map(|c| c as f32 / total).collect(),
+        margin: margin as f64 / total as f64,
+    }
 }
