@@ -158,6 +158,8 @@ pub enum Decision {
     SecondBest,
     /// A neutral point filled before passing (area rules).
     Cleanup,
+    /// The search's move lay in a small enclosed space, and reading it out found better.
+    LocalReading,
 }
 
 pub struct Engine {
@@ -424,6 +426,14 @@ impl Engine {
             if choice == Move::Pass {
                 decision = Decision::NoMoves;
             }
+        }
+        // Inside a small enclosed space, reading beats playouts: the exact local best.
+        if let Move::Play(p) = choice
+            && let Some(q) = referee::better_local_move(&self.game, p, color)
+        {
+            log::debug!("local reading: {:?} instead of {:?}", q, p);
+            choice = Move::Play(q);
+            decision = Decision::LocalReading;
         }
         // Territory rules: a stone inside settled territory costs a point (own) or hands
         // over a prisoner (the opponent's); when the count wins, or the search finds

@@ -1,31 +1,41 @@
-//! Reading out a small enclosed eye space to the end. A chain whose liberties all lie in
-//! one region of at most `MAX_POINTS` points that only this chain encloses is a closed
-//! little game: nothing outside changes it (the wall's own safety aside). Its shape
-//! alone does not say enough when opposing stones sit inside (a throw-in, a captured
-//! bulky five, a seki that is not one), so this plays every line: the attacker wins by
-//! capturing the chain, the defender by surviving until both pass. Kos go to whoever
-//! takes first (no threats at the end of the game: Japanese rules let the attacker remove
-//! them first, and under area rules they are removed in play).
+//! Reading out a small enclosed space to the end. A chain whose liberties all lie in one
+//! region of at most `MAX_POINTS` points that only this chain encloses is a closed little
+//! game: nothing outside changes it (the wall's own safety aside). Playouts judge such
+//! spaces badly when stones sit inside (a throw-in, a captured bulky five, a seki that is
+//! not one), so this plays every line. Two questions: can the attacker capture the chain
+//! (`capturable`, for the arbiter's eye shapes), and which local move ends with the most
+//! points (`local_choice`, for a move that the search chose in such a space). Kos go to
+//! whoever takes first (no threats at the end of the game: Japanese rules let the
+//! attacker remove them first, and under area rules they are removed in play).
 
-use crate::rules::{Bitboard, Board, Cell, Point};
+use crate::rules::{Bitboard, Board, Cell, Color, Point};
 use std::collections::HashMap;
 
-/// The largest eye space read: 3^7 colourings keep the table tiny.
-pub const MAX_POINTS: usize = 7;
+/// The largest space read (a bit set per colour).
+pub const MAX_POINTS: usize = 12;
 
-/// Moves in a line at most: enough for the longest nakade sequence in seven points.
+/// A set of points of the space, bit i for `Space::points[i]`.
+type Set = u16;
+
+/// Positions read at most for one question: a space too open to read gives no answer.
+const NODE_BUDGET: u32 = 100_000;
+
+/// Moves in a line at most: enough for the longest nakade sequence in eight points.
 const MAX_DEPTH: u8 = 40;
+
+/// Moves in a line when counting points (a line cut short is counted as it stands).
+const SCORE_DEPTH: u8 = 16;
+
+/// The value of the enclosing chain's capture, beyond any count of the space.
+const CAPTURED: i32 = -100;
 
 /// Whether the attacker captures the chain when it moves first, and when the defender
 /// does (`None` where the region is too large or not enclosed by that one chain alone).
 pub fn capturable(board: &Board, region: Bitboard, chain: Bitboard) -> Option<(bool, bool)> {
     let space = Space::new(board, region, chain)?;
-    let mut reader = Reader {
-        space: &space,
-        memo: HashMap::new(),
-    };
+    let mut reader = Reader::new(&space, Counting::Area);
     let start = Node {
-        defender: 0,
+        defender: space.defender_stones,
         attacker: space.attacker_stones,
         attacker_to_move: true,
         ko: None,
@@ -39,17 +49,112 @@ pub fn capturable(board: &Board, region: Bitboard, chain: Bitboard) -> Option<(b
         },
         MAX_DEPTH,
     );
-    Some((attacker_first, defender_first))
+    (!reader.exhausted()).then_some((attacker_first, defender_first))
+}
+
+/// How the end of a local game counts (RULES.md §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counting {
+    /// Stones and the empty points only one side touches.
+    Area,
+    /// Empty points of a space with no opposing stone left (a seki counts for nobody).
+    Territory,
+}
+
+/// A local verdict: the best move for the side to move and what `candidate` is worth,
+/// both in points from the space for that side after best play (the first best move of
+/// equal ones; sente and gote look alike here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocalChoice {
+    /// `None`: no move in the space does better than leaving it.
+    pub best: Option<Point>,
+    pub best_value: i32,
+    pub candidate_value: i32,
+}
+
+/// Reads the space that `chain` alone encloses for `mover` and compares its best move
+/// with `candidate` (a point of the space): `None` when the space cannot be read.
+pub fn local_choice(
+    board: &Board,
+    region: Bitboard,
+    chain: Bitboard,
+    mover: Color,
+    candidate: Point,
+    counting: Counting,
+) -> Option<LocalChoice> {
+    let space = Space::new(board, region, chain)?;
+    let defender = board.color_at(chain.iter().next()?)?;
+    let sign = if mover == defender { 1 } else { -1 };
+    let mut reader = Reader::new(&space, counting);
+    let start = Node {
+        defender: space.defender_stones,
+        attacker: space.attacker_stones,
+        attacker_to_move: mover != defender,
+        ko: None,
+        passed: false,
+    };
+    let pass = Node {
+        attacker_to_move: !start.attacker_to_move,
+        passed: true,
+        ..start
+    };
+    let leave = sign * reader.defender_points(pass, SCORE_DEPTH);
+    let mut choice = LocalChoice {
+        best: None,
+        best_value: leave,
+        candidate_value: leave,
+    };
+    for (i, &p) in space.points.iter().enumerate() {
+        let value = match reader.legal_play(start, i as u8) {
+            Some(After::Captured) => sign * CAPTURED,
+            Some(After::Next(next)) => sign * reader.defender_points(next, SCORE_DEPTH - 1),
+            None => continue,
+        };
+        if p == candidate {
+            choice.candidate_value = value;
+        }
+        if value > choice.best_value {
+            choice.best = Some(p);
+            choice.best_value = value;
+        }
+    }
+    (!reader.exhausted()).then_some(choice)
+}
+
+/// The small spaces around `p` that one chain alone encloses (of either colour): the
+/// points reachable from `p` without crossing the chain, with every liberty of the chain
+/// among them.
+pub fn spaces_around(board: &Board, p: Point) -> Vec<(Bitboard, Bitboard)> {
+    let size = board.size();
+    let on = board.on_board();
+    board
+        .chains()
+        .into_iter()
+        .filter(|chain| {
+            let stone = chain.iter().next().expect("a chain has a stone");
+            board.chain_liberties(stone).count() as usize <= MAX_POINTS
+        })
+        .filter_map(|chain| {
+            let region = Bitboard::flood(Bitboard::from_iter([p]), on & !chain, size);
+            let stone = chain.iter().next()?;
+            let enclosed = region.count() as usize <= MAX_POINTS
+                && (board.chain_liberties(stone) & !region).is_empty();
+            enclosed.then_some((region, chain))
+        })
+        .collect()
 }
 
 /// The region as a graph of at most `MAX_POINTS` points (bit i is `points[i]`).
 struct Space {
     /// Neighbours within the region, per point.
-    adjacent: [u8; MAX_POINTS],
+    adjacent: [Set; MAX_POINTS],
     /// Points next to the enclosing chain (its liberties when empty).
-    touches_chain: u8,
-    attacker_stones: u8,
-    all: u8,
+    touches_chain: Set,
+    attacker_stones: Set,
+    /// Defender stones inside, not (yet) joined to the enclosing chain.
+    defender_stones: Set,
+    all: Set,
+    points: Vec<Point>,
 }
 
 impl Space {
@@ -69,12 +174,16 @@ impl Space {
             adjacent: [0; MAX_POINTS],
             touches_chain: 0,
             attacker_stones: 0,
-            all: ((1u16 << points.len()) - 1) as u8,
+            defender_stones: 0,
+            all: ((1u32 << points.len()) - 1) as Set,
+            points: points.clone(),
         };
         for (i, &p) in points.iter().enumerate() {
             match board.cell(p) {
                 Cell::Empty => {}
                 Cell::Stone(c) if c != defender => space.attacker_stones |= 1 << i,
+                Cell::Stone(_) if chain.contains(p) => return None,
+                Cell::Stone(_) => space.defender_stones |= 1 << i,
                 _ => return None,
             }
             for q in board
@@ -95,30 +204,30 @@ impl Space {
         Some(space)
     }
 
-    fn neighbours(&self, set: u8) -> u8 {
+    fn neighbours(&self, set: Set) -> Set {
         (0..MAX_POINTS)
             .filter(|&i| set & (1 << i) != 0)
             .fold(0, |acc, i| acc | self.adjacent[i])
     }
 
     /// The defender's stones joined to the enclosing chain (they share its liberties).
-    fn group(&self, defender: u8) -> u8 {
+    fn group(&self, defender: Set) -> Set {
         self.flood(defender & self.touches_chain, defender)
     }
 
     /// The liberties of the enclosing chain and the stones joined to it.
-    fn group_liberties(&self, defender: u8, empty: u8) -> u8 {
+    fn group_liberties(&self, defender: Set, empty: Set) -> Set {
         (self.touches_chain | self.neighbours(self.group(defender))) & empty
     }
 
     /// The chain of `stones` through `seed` and its liberties.
-    fn chain(&self, seed: u8, stones: u8, empty: u8) -> (u8, u8) {
+    fn chain(&self, seed: Set, stones: Set, empty: Set) -> (Set, Set) {
         let part = self.flood(seed, stones);
         (part, self.neighbours(part) & empty)
     }
 
     /// The same for a defender stone: joined to the enclosing chain, it has its liberties.
-    fn defender_chain(&self, seed: u8, defender: u8, empty: u8) -> (u8, u8) {
+    fn defender_chain(&self, seed: Set, defender: Set, empty: Set) -> (Set, Set) {
         let group = self.group(defender);
         if group & seed != 0 {
             (group, self.group_liberties(defender, empty))
@@ -128,7 +237,7 @@ impl Space {
     }
 
     /// The connected part of `stones` that contains `seed`.
-    fn flood(&self, seed: u8, stones: u8) -> u8 {
+    fn flood(&self, seed: Set, stones: Set) -> Set {
         let mut part = seed & stones;
         loop {
             let grown = part | (self.neighbours(part) & stones);
@@ -142,8 +251,8 @@ impl Space {
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Node {
-    defender: u8,
-    attacker: u8,
+    defender: Set,
+    attacker: Set,
     attacker_to_move: bool,
     /// The point the side to move may not take back at once.
     ko: Option<u8>,
@@ -155,6 +264,11 @@ struct Reader<'a> {
     /// Per node: the result and the depth it was read to (a win for the attacker holds
     /// at any greater depth; survival only up to the depth read).
     memo: HashMap<Node, (bool, u8)>,
+    counting: Counting,
+    /// Per node and depth left: the defender's points.
+    points: HashMap<(Node, u8), i32>,
+    /// Positions read so far (reading stops at `NODE_BUDGET`, and its answer is void).
+    visited: u32,
 }
 
 /// The result of a move: the next node, or the enclosing chain captured.
@@ -163,7 +277,97 @@ enum After {
     Captured,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    fn new(space: &'a Space, counting: Counting) -> Reader<'a> {
+        Reader {
+            space,
+            memo: HashMap::new(),
+            counting,
+            points: HashMap::new(),
+            visited: 0,
+        }
+    }
+
+    /// Counts a position read; false once the budget is spent.
+    fn within_budget(&mut self) -> bool {
+        self.visited += 1;
+        self.visited <= NODE_BUDGET
+    }
+
+    fn exhausted(&self) -> bool {
+        self.visited > NODE_BUDGET
+    }
+
+    /// The defender's points from the space after best play by both (the attacker
+    /// minimises them), `depth` moves at most.
+    fn defender_points(&mut self, node: Node, depth: u8) -> i32 {
+        if depth == 0 || node.passed && !self.can_move(node) {
+            return self.count(node);
+        }
+        if let Some(&v) = self.points.get(&(node, depth)) {
+            return v;
+        }
+        if !self.within_budget() {
+            return self.count(node);
+        }
+        let maximise = !node.attacker_to_move;
+        // Passing: a second pass ends the local game.
+        let mut best = if node.passed {
+            self.count(node)
+        } else {
+            let pass = Node {
+                attacker_to_move: !node.attacker_to_move,
+                ko: None,
+                passed: true,
+                ..node
+            };
+            self.defender_points(pass, depth - 1)
+        };
+        for i in 0..self.space.points.len() as u8 {
+            let value = match self.legal_play(node, i) {
+                Some(After::Captured) => CAPTURED,
+                Some(After::Next(next)) => self.defender_points(next, depth - 1),
+                None => continue,
+            };
+            if (maximise && value > best) || (!maximise && value < best) {
+                best = value;
+            }
+        }
+        self.points.insert((node, depth), best);
+        best
+    }
+
+    fn can_move(&self, node: Node) -> bool {
+        (0..self.space.points.len() as u8).any(|i| self.legal_play(node, i).is_some())
+    }
+
+    fn legal_play(&self, node: Node, i: u8) -> Option<After> {
+        let empty = self.space.all & !(node.defender | node.attacker);
+        if empty & (1 << i) == 0 || node.ko == Some(i) {
+            return None;
+        }
+        self.play(node, i)
+    }
+
+    /// The defender's points when the local game stops here.
+    fn count(&self, node: Node) -> i32 {
+        let space = self.space;
+        let empty = space.all & !(node.defender | node.attacker);
+        let near_attacker = space.neighbours(node.attacker);
+        let near_defender = space.neighbours(node.defender) | space.touches_chain;
+        let n = |set: Set| set.count_ones() as i32;
+        match self.counting {
+            Counting::Area => {
+                n(node.defender) + n(empty & !near_attacker)
+                    - n(node.attacker)
+                    - n(empty & near_attacker & !near_defender)
+            }
+            // Opposing stones left standing: a seki, whose points count for nobody.
+            Counting::Territory if node.attacker == 0 => n(empty),
+            Counting::Territory => 0,
+        }
+    }
+
     fn attacker_wins(&mut self, node: Node, depth: u8) -> bool {
         if depth == 0 {
             return false;
@@ -172,6 +376,9 @@ impl Reader<'_> {
             && ((wins && read <= depth) || (!wins && read >= depth))
         {
             return wins;
+        }
+        if !self.within_budget() {
+            return false;
         }
         // Passing: a second pass ends the game with the chain on the board.
         if node.passed && !node.attacker_to_move {
@@ -188,7 +395,7 @@ impl Reader<'_> {
             wins = self.attacker_wins(pass, depth - 1);
         }
         let empty = self.space.all & !(node.defender | node.attacker);
-        for i in 0..MAX_POINTS as u8 {
+        for i in 0..self.space.points.len() as u8 {
             if wins == node.attacker_to_move {
                 break;
             }
@@ -208,7 +415,7 @@ impl Reader<'_> {
     /// Plays point `i` for the side to move: captures, no suicide, simple ko.
     fn play(&self, node: Node, i: u8) -> Option<After> {
         let space = self.space;
-        let stone = 1u8 << i;
+        let stone: Set = 1 << i;
         let (mut defender, mut attacker) = (node.defender, node.attacker);
         if node.attacker_to_move {
             attacker |= stone;
@@ -217,7 +424,7 @@ impl Reader<'_> {
         }
         let mut empty = space.all & !(defender | attacker);
         // Capture the chains next to the stone that have no liberty left.
-        let mut captured = 0u8;
+        let mut captured: Set = 0;
         let mut next_to = space.adjacent[i as usize]
             & if node.attacker_to_move {
                 defender
@@ -356,5 +563,36 @@ mod tests {
                      O O O O O O O
                      . . . . . . .";
         assert_eq!(read(seven, "A1", "A2"), Some((false, false)));
+    }
+
+    #[test]
+    fn the_local_choice_takes_the_vital_point_for_either_side() {
+        let three = ". . . . .
+                     . . . . .
+                     X X X X X
+                     O O O O X
+                     . . . O X";
+        let b = parse_diagram(three).unwrap();
+        let size = b.size();
+        let at = |v: &str| size.parse_point(v).unwrap();
+        let region = Bitboard::from_iter([at("A1"), at("B1"), at("C1")]);
+        let chain = b.chain_stones(at("A2"));
+        // Black kills at B1 (the capture outweighs any count); A1 lets White live.
+        let black = local_choice(&b, region, chain, Color::Black, at("A1"), Counting::Area);
+        let black = black.unwrap();
+        assert_eq!(black.best, Some(at("B1")));
+        assert_eq!(black.best_value, -CAPTURED);
+        assert!(black.candidate_value < black.best_value);
+        // White lives at B1 with two eyes: two points of territory.
+        let white = local_choice(
+            &b,
+            region,
+            chain,
+            Color::White,
+            at("A1"),
+            Counting::Territory,
+        );
+        assert_eq!(white.unwrap().best, Some(at("B1")));
+        assert_eq!(white.unwrap().best_value, 2);
     }
 }

@@ -6,7 +6,7 @@
 //! playouts leave empty and touching both colours because neither side can fill them.
 
 pub mod benson;
-mod eye_space;
+pub mod eye_space;
 mod shapes;
 
 use crate::rules::{
@@ -362,6 +362,42 @@ pub fn fillable_dame(game: &Game, judgement: &Judgement, color: Color) -> Option
     let dame = board.empty_points() & near(living(Color::Black)) & near(living(Color::White));
     dame.iter()
         .find(|&p| game.is_legal(color, Move::Play(p)) && board.liberties_after(p, color, 2) >= 2)
+}
+
+/// The best local move where `p`, the move chosen for `color`, lies in a small space that
+/// one chain alone encloses and whose walls are not short of liberties: read out to the
+/// end, a move there that ends with more points than `p` (a seki made or refused, a
+/// prisoner more), or `None` to keep `p`.
+pub fn better_local_move(game: &Game, p: Point, color: Color) -> Option<Point> {
+    let board = game.board();
+    let counting = match game.ruleset().scoring() {
+        Scoring::Area => eye_space::Counting::Area,
+        Scoring::Territory => eye_space::Counting::Territory,
+    };
+    let size = board.size();
+    let on = board.on_board();
+    let spaces = eye_space::spaces_around(board, p);
+    log::debug!("local reading at {}: {} spaces", size.name(p), spaces.len());
+    spaces
+        .into_iter()
+        .filter(|(region, chain)| {
+            let defender = chain.iter().next().and_then(|s| board.color_at(s));
+            let walls = chain.neighbours(size, &on)
+                & !*region
+                & defender.map_or(Bitboard::EMPTY, |d| board.stones(d.opponent()));
+            walls.iter().all(|w| board.chain_liberties(w).count() > 1)
+        })
+        .filter_map(|(region, chain)| {
+            let choice = eye_space::local_choice(board, region, chain, color, p, counting);
+            log::debug!(
+                "local reading: space {} ({} points): {choice:?}",
+                region.vertex_names(size),
+                region.count()
+            );
+            choice
+        })
+        .find(|choice| choice.best_value > choice.candidate_value)
+        .and_then(|choice| choice.best)
 }
 
 /// The defensive move (teire) that a neutral point asks of `color`: where the opponent

@@ -4,6 +4,9 @@
 use super::eye_space;
 use crate::rules::{Bitboard, Board, Cell, Color, Point};
 
+/// The largest eye space judged by shape or read out.
+const EYE_SPACE_POINTS: usize = 7;
+
 /// Chains whose only liberties lie in one small enclosed eye space that makes one eye, and
 /// whose enclosing chains are not in atari (no wall to capture first):
 /// one or two points, a square four, or a killing shape (straight or bent three, pyramid
@@ -18,7 +21,7 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
     for color in Color::BOTH {
         let own = board.stones(color);
         for region in (on & !own).components(size) {
-            if region.count() as usize > eye_space::MAX_POINTS {
+            if region.count() as usize > EYE_SPACE_POINTS {
                 continue;
             }
             let group = Bitboard::flood(region.neighbours(size, &on) & own, own, size);
