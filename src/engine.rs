@@ -430,6 +430,7 @@ impl Engine {
         // Inside a small enclosed space, reading beats playouts: the exact local best.
         if let Move::Play(p) = choice
             && let Some(q) = referee::better_local_move(&self.game, p, color)
+            && self.game.is_legal(color, Move::Play(q))
         {
             log::debug!("local reading: {:?} instead of {:?}", q, p);
             choice = Move::Play(q);
