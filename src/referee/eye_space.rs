@@ -18,7 +18,7 @@ pub const MAX_POINTS: usize = 12;
 type Set = u16;
 
 /// Positions read at most for one question: a space too open to read gives no answer.
-const NODE_BUDGET: u32 = 100_000;
+const NODE_BUDGET: u32 = 300_000;
 
 /// Moves in a line at most: enough for the longest nakade sequence in eight points.
 const MAX_DEPTH: u8 = 40;
@@ -107,7 +107,10 @@ pub fn local_choice(
     for (i, &p) in space.points.iter().enumerate() {
         let value = match reader.legal_play(start, i as u8) {
             Some(After::Captured) => sign * CAPTURED,
-            Some(After::Next(next)) => sign * reader.defender_points(next, SCORE_DEPTH - 1),
+            Some(After::Next(next)) => {
+                sign * (reader.prisoners(start, next)
+                    + reader.defender_points(next, SCORE_DEPTH - 1))
+            }
             None => continue,
         };
         if p == candidate {
@@ -326,7 +329,9 @@ impl<'a> Reader<'a> {
         for i in 0..self.space.points.len() as u8 {
             let value = match self.legal_play(node, i) {
                 Some(After::Captured) => CAPTURED,
-                Some(After::Next(next)) => self.defender_points(next, depth - 1),
+                Some(After::Next(next)) => {
+                    self.prisoners(node, next) + self.defender_points(next, depth - 1)
+                }
                 None => continue,
             };
             if (maximise && value > best) || (!maximise && value < best) {
@@ -335,6 +340,18 @@ impl<'a> Reader<'a> {
         }
         self.points.insert((node, depth), best);
         best
+    }
+
+    /// The prisoners a move takes, counted for the defender (territory rules only: under
+    /// area rules a capture is worth only the points it frees, which the count sees).
+    /// Without them a throw-in would cost nothing, and the attacker could keep one stone
+    /// inside to the end of any line.
+    fn prisoners(&self, before: Node, after: Node) -> i32 {
+        if self.counting == Counting::Area {
+            return 0;
+        }
+        let taken = |b: Set, a: Set| (b & !a).count_ones() as i32;
+        taken(before.attacker, after.attacker) - taken(before.defender, after.defender)
     }
 
     fn can_move(&self, node: Node) -> bool {
@@ -594,5 +611,26 @@ mod tests {
         );
         assert_eq!(white.unwrap().best, Some(at("B1")));
         assert_eq!(white.unwrap().best_value, 2);
+    }
+
+    #[test]
+    fn prisoners_count_under_territory_rules() {
+        // White's B1 is dead inside Black's four points: Black takes it (two points of
+        // territory and a prisoner under territory rules; four points of area).
+        let four = ". . . . . .
+                    . . . . . .
+                    . . . . . .
+                    O O O O O O
+                    X X X X X O
+                    . O . . X O";
+        let b = parse_diagram(four).unwrap();
+        let size = b.size();
+        let at = |v: &str| size.parse_point(v).unwrap();
+        let region = Bitboard::from_iter([at("A1"), at("B1"), at("C1"), at("D1")]);
+        let chain = b.chain_stones(at("A2"));
+        let read =
+            |counting| local_choice(&b, region, chain, Color::Black, at("D1"), counting).unwrap();
+        assert_eq!(read(Counting::Territory).best_value, 3);
+        assert_eq!(read(Counting::Area).best_value, 4);
     }
 }
