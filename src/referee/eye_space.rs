@@ -20,7 +20,8 @@ type Set = u16;
 /// Positions read at most for one question: a space too open to read gives no answer.
 const NODE_BUDGET: u32 = 300_000;
 
-/// Moves in a line at most: enough for the longest nakade sequence in eight points.
+/// Moves in a line at most when asking about capture: enough for the longest nakade
+/// sequences of the spaces the arbiter reads (seven points).
 const MAX_DEPTH: u8 = 40;
 
 /// Moves in a line when counting points (a line cut short is counted as it stands).
@@ -30,7 +31,8 @@ const SCORE_DEPTH: u8 = 16;
 const CAPTURED: i32 = -100;
 
 /// Whether the attacker captures the chain when it moves first, and when the defender
-/// does (`None` where the region is too large or not enclosed by that one chain alone).
+/// does (`None` where the region is too large, not enclosed by that one chain alone, or
+/// too open to read within the budget).
 pub fn capturable(board: &Board, region: Bitboard, chain: Bitboard) -> Option<(bool, bool)> {
     let space = Space::new(board, region, chain)?;
     let mut reader = Reader::new(&space, Counting::Area);
