@@ -395,8 +395,7 @@ impl Engine {
                 return (Reply::Resign, result, Decision::Resigned);
             }
         }
-        let opponent_passed =
-            matches!(self.game.record().last(), Some(&(c, Move::Pass)) if c != color);
+        let opponent_passed = self.game.passes_before(color) > 0;
         let mut choice = result.best;
         let mut decision = Decision::Searched;
         let considers_passing = opponent_passed || choice == Move::Pass;
@@ -439,13 +438,6 @@ impl Engine {
         // Territory rules: a stone inside settled territory costs a point (own) or hands
         // over a prisoner (the opponent's); when the count wins, or the search finds
         // nothing that saves a lost game, fill a dame or pass.
-        log::debug!(
-            "decide: {choice:?} win rate {:.3} lead {:.1} playouts {} settled {}",
-            result.win_rate,
-            result.score_lead,
-            result.stats.playouts,
-            matches!(choice, Move::Play(p) if inside_settled_area(&self.game, &result, p))
-        );
         if let Move::Play(p) = choice
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)

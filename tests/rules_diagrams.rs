@@ -1084,3 +1084,20 @@ fn undo_restores_the_previous_state() {
 
     assert_eq!(Game::new(BoardSize::NINE, Chinese).undo(), Err(CannotUndo));
 }
+
+#[test]
+fn only_alternating_passes_ending_with_the_opponents_count_toward_the_end() {
+    let size = BoardSize::new(9).unwrap();
+    let mut game = Game::new(size, Ruleset::Japanese);
+    game.play(Color::Black, Move::Pass).unwrap();
+    game.play(Color::White, Move::Pass).unwrap();
+    assert_eq!(game.passes_before(Color::Black), 2);
+    // White asked to move again after its own pass: its pass answers nobody's.
+    assert_eq!(game.passes_before(Color::White), 0);
+    let mut game = Game::new(size, Ruleset::Japanese);
+    let e5 = size.parse_point("E5").unwrap();
+    game.play(Color::Black, Move::Play(e5)).unwrap();
+    game.play(Color::White, Move::Pass).unwrap();
+    assert_eq!(game.passes_before(Color::Black), 1);
+    assert_eq!(game.passes_before(Color::White), 0);
+}

@@ -149,6 +149,17 @@ pub fn spaces_around(board: &Board, p: Point) -> Vec<(Bitboard, Bitboard)> {
         .collect()
 }
 
+/// Whether the walls around `enclosing` (a `defender` group) hold while the space is
+/// played out: no opposing chain next to it outside the space is in atari, so the group
+/// cannot capture its way out first. (Fewer liberties than the group is no race: a wall
+/// is usually part of a living group.)
+pub fn walls_hold(board: &Board, region: Bitboard, enclosing: Bitboard, defender: Color) -> bool {
+    let size = board.size();
+    let on = board.on_board();
+    let walls = enclosing.neighbours(size, &on) & board.stones(defender.opponent()) & !region;
+    walls.iter().all(|w| board.chain_liberties(w).count() > 1)
+}
+
 /// The region as a graph of at most `MAX_POINTS` points (bit i is `points[i]`).
 struct Space {
     /// Neighbours within the region, per point.
@@ -496,8 +507,9 @@ mod tests {
     use super::*;
     use crate::rules::parse_diagram;
 
-    /// The enclosed region next to `stone` and the chain through `stone`'s neighbour.
-    fn read(diagram: &str, inside: &str, wall: &str) -> Option<(bool, bool)> {
+    /// The diagram, the space through `inside` that the chain through `wall` encloses,
+    /// and that chain.
+    fn space(diagram: &str, inside: &str, wall: &str) -> (Board, Bitboard, Bitboard) {
         let b = parse_diagram(diagram).unwrap();
         let size = b.size();
         let inside = size.parse_point(inside).unwrap();
@@ -508,7 +520,29 @@ mod tests {
             b.on_board() & !b.stones(defender),
             size,
         );
-        capturable(&b, region, b.chain_stones(wall))
+        let chain = b.chain_stones(wall);
+        (b, region, chain)
+    }
+
+    fn read(diagram: &str, inside: &str, wall: &str) -> Option<(bool, bool)> {
+        let (b, region, chain) = space(diagram, inside, wall);
+        capturable(&b, region, chain)
+    }
+
+    /// `local_choice` in that space for `mover`, the move at `candidate` compared; the
+    /// best move by name.
+    fn choose(
+        diagram: &str,
+        wall: &str,
+        mover: Color,
+        candidate: &str,
+        counting: Counting,
+    ) -> (Option<String>, LocalChoice) {
+        let (b, region, chain) = space(diagram, candidate, wall);
+        let size = b.size();
+        let candidate = size.parse_point(candidate).unwrap();
+        let choice = local_choice(&b, region, chain, mover, candidate, counting).unwrap();
+        (choice.best.map(|p| size.name(p)), choice)
     }
 
     #[test]
@@ -591,28 +625,15 @@ mod tests {
                      X X X X X
                      O O O O X
                      . . . O X";
-        let b = parse_diagram(three).unwrap();
-        let size = b.size();
-        let at = |v: &str| size.parse_point(v).unwrap();
-        let region = Bitboard::from_iter([at("A1"), at("B1"), at("C1")]);
-        let chain = b.chain_stones(at("A2"));
         // Black kills at B1 (the capture outweighs any count); A1 lets White live.
-        let black = local_choice(&b, region, chain, Color::Black, at("A1"), Counting::Area);
-        let black = black.unwrap();
-        assert_eq!(black.best, Some(at("B1")));
+        let (best, black) = choose(three, "A2", Color::Black, "A1", Counting::Area);
+        assert_eq!(best.as_deref(), Some("B1"));
         assert_eq!(black.best_value, -CAPTURED);
         assert!(black.candidate_value < black.best_value);
         // White lives at B1 with two eyes: two points of territory.
-        let white = local_choice(
-            &b,
-            region,
-            chain,
-            Color::White,
-            at("A1"),
-            Counting::Territory,
-        );
-        assert_eq!(white.unwrap().best, Some(at("B1")));
-        assert_eq!(white.unwrap().best_value, 2);
+        let (best, white) = choose(three, "A2", Color::White, "A1", Counting::Territory);
+        assert_eq!(best.as_deref(), Some("B1"));
+        assert_eq!(white.best_value, 2);
     }
 
     #[test]
@@ -625,13 +646,7 @@ mod tests {
                     O O O O O O
                     X X X X X O
                     . O . . X O";
-        let b = parse_diagram(four).unwrap();
-        let size = b.size();
-        let at = |v: &str| size.parse_point(v).unwrap();
-        let region = Bitboard::from_iter([at("A1"), at("B1"), at("C1"), at("D1")]);
-        let chain = b.chain_stones(at("A2"));
-        let read =
-            |counting| local_choice(&b, region, chain, Color::Black, at("D1"), counting).unwrap();
+        let read = |counting| choose(four, "A2", Color::Black, "D1", counting).1;
         assert_eq!(read(Counting::Territory).best_value, 3);
         assert_eq!(read(Counting::Area).best_value, 4);
     }

@@ -354,14 +354,22 @@ pub fn capturing_move(game: &Game, judgement: &Judgement, color: Color) -> Optio
 /// without eyes, k - 1 with an eye each): filling one leaves the filler two liberties, so
 /// the seki stands; the last ones would be self-ataris.
 pub fn fillable_dame(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
-    let board = game.board();
+    neutral_points(game.board(), judgement)
+        .iter()
+        .find(|&p| safe_to_play(game, p, color))
+}
+
+/// Whether `color` can play `p` legally and keep at least two liberties there.
+fn safe_to_play(game: &Game, p: Point, color: Color) -> bool {
+    game.is_legal(color, Move::Play(p)) && game.board().liberties_after(p, color, 2) >= 2
+}
+
+/// Empty points next to living stones of both colours.
+fn neutral_points(board: &Board, judgement: &Judgement) -> Bitboard {
     let size = board.size();
     let on = board.on_board();
-    let near = |stones: Bitboard| stones.neighbours(size, &on);
-    let living = |c: Color| board.stones(c) & !judgement.dead;
-    let dame = board.empty_points() & near(living(Color::Black)) & near(living(Color::White));
-    dame.iter()
-        .find(|&p| game.is_legal(color, Move::Play(p)) && board.liberties_after(p, color, 2) >= 2)
+    let near = |c: Color| (board.stones(c) & !judgement.dead).neighbours(size, &on);
+    board.empty_points() & near(Color::Black) & near(Color::White)
 }
 
 /// The best local move where `p`, the move chosen for `color`, lies in a small space that
@@ -374,27 +382,17 @@ pub fn better_local_move(game: &Game, p: Point, color: Color) -> Option<Point> {
         Scoring::Area => eye_space::Counting::Area,
         Scoring::Territory => eye_space::Counting::Territory,
     };
-    let size = board.size();
-    let on = board.on_board();
-    let spaces = eye_space::spaces_around(board, p);
-    log::debug!("local reading at {}: {} spaces", size.name(p), spaces.len());
-    spaces
+    eye_space::spaces_around(board, p)
         .into_iter()
         .filter(|(region, chain)| {
-            let defender = chain.iter().next().and_then(|s| board.color_at(s));
-            let walls = chain.neighbours(size, &on)
-                & !*region
-                & defender.map_or(Bitboard::EMPTY, |d| board.stones(d.opponent()));
-            walls.iter().all(|w| board.chain_liberties(w).count() > 1)
+            chain
+                .iter()
+                .next()
+                .and_then(|s| board.color_at(s))
+                .is_some_and(|defender| eye_space::walls_hold(board, *region, *chain, defender))
         })
         .filter_map(|(region, chain)| {
-            let choice = eye_space::local_choice(board, region, chain, color, p, counting);
-            log::debug!(
-                "local reading: space {} ({} points): {choice:?}",
-                region.vertex_names(size),
-                region.count()
-            );
-            choice
+            eye_space::local_choice(board, region, chain, color, p, counting)
         })
         .find(|choice| choice.best_value > choice.candidate_value)
         .and_then(|choice| choice.best)
@@ -406,30 +404,20 @@ pub fn better_local_move(game: &Game, p: Point, color: Color) -> Option<Point> {
 /// the opponent's to fill, and the connection costs the same point now or later).
 pub fn teire(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
     let board = game.board();
-    let size = board.size();
-    let on = board.on_board();
-    let living = |c: Color| board.stones(c) & !judgement.dead;
-    let near = |stones: Bitboard| stones.neighbours(size, &on);
-    let dame = board.empty_points() & near(living(Color::Black)) & near(living(Color::White));
-    let opponent = color.opponent();
-    let ours = living(color) & !judgement.seki;
-    dame.iter()
-        .filter(|&d| {
-            game.is_legal(opponent, Move::Play(d)) && board.liberties_after(d, opponent, 2) >= 2
-        })
+    let ours = board.stones(color) & !judgement.dead & !judgement.seki;
+    neutral_points(board, judgement)
+        .iter()
+        .filter(|&d| safe_to_play(game, d, color.opponent()))
         .find_map(|d| {
             board
                 .neighbour_points(d)
                 .into_iter()
-                .filter(|&q| on.contains(q) && ours.contains(q))
+                .filter(|&q| ours.contains(q))
                 .map(|q| board.chain_liberties(q))
                 .filter(|libs| libs.count() == 2)
                 .find_map(|libs| {
-                    libs.iter().find(|&l| {
-                        l != d
-                            && game.is_legal(color, Move::Play(l))
-                            && board.liberties_after(l, color, 2) >= 2
-                    })
+                    libs.iter()
+                        .find(|&l| l != d && safe_to_play(game, l, color))
                 })
         })
 }

@@ -29,13 +29,9 @@ pub fn one_eye_victims(board: &Board) -> (Bitboard, Bitboard) {
             if group.is_empty() || !(liberties & !region).is_empty() {
                 continue;
             }
-            // The group must not capture its wall first: no opposing chain around it (outside
-            // the space) may be in atari. Fewer liberties than the group is not enough to
-            // call a race: a wall's chain is usually part of a living group (a corner bent
-            // three with two stones inside, a lone stone on the first line).
-            let around = group.neighbours(size, &on) & board.stones(color.opponent()) & !region;
-            let outlasts = around.iter().all(|q| board.chain_liberties(q).count() > 1);
-            if !outlasts {
+            // The group must not capture its wall first (a corner bent three with two
+            // stones inside and a lone stone on the first line are walls that hold).
+            if !eye_space::walls_hold(board, region, group, color) {
                 continue;
             }
             let value = match eye_value(board, region) {

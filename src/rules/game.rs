@@ -164,6 +164,22 @@ impl Game {
         self.passes
     }
 
+    /// The passes that `color`'s pass would add to: the record's last passes, alternating
+    /// and ending with the opponent's. A colour asked to move again after its own pass (GTP
+    /// lets a test ask either colour) ends nothing by passing: nobody has answered it.
+    pub fn passes_before(&self, color: Color) -> u32 {
+        let mut passes = 0;
+        let mut passer = color.opponent();
+        for &(c, mv) in self.record.iter().rev() {
+            if mv != Move::Pass || c != passer {
+                break;
+            }
+            passes += 1;
+            passer = passer.opponent();
+        }
+        passes
+    }
+
     /// Handicap stones placed at the start.
     pub fn handicap(&self) -> u32 {
         self.handicap.len() as u32

@@ -22,6 +22,8 @@ pub struct Context<'a> {
     pub expand_after: u32,
     /// The move number from which passes enter the tree (none before, unless forced).
     pub pass_from_move: usize,
+    /// `Game::passes_before` the root colour: a second one ends the game.
+    pub passes_before: u32,
     pub komi: f64,
     /// Points White gets for handicap stones under area scoring.
     pub white_bonus: f64,
@@ -97,7 +99,7 @@ impl Context<'_> {
         let game = self.game;
         let mut board = *game.board();
         let mut color = self.color;
-        let mut passes = passes_before(game, color);
+        let mut passes = self.passes_before;
         let mut moves_played = game.record().len();
         let mut last = match game.record().last() {
             Some(&(c, crate::rules::Move::Play(p))) if c != color => Some(p),
@@ -273,43 +275,5 @@ fn win_loss(margin: f64) -> f32 {
         0.0
     } else {
         0.5
-    }
-}
-
-/// The passes that `color`'s pass would add to: the record's last passes, alternating and
-/// ending with the opponent's. A colour asked to move again after its own pass (GTP lets
-/// a test ask either colour) ends nothing by passing: nobody has answered its pass.
-fn passes_before(game: &Game, color: Color) -> u32 {
-    let mut passes = 0;
-    let mut passer = color.opponent();
-    for &(c, mv) in game.record().iter().rev() {
-        if mv != crate::rules::Move::Pass || c != passer {
-            break;
-        }
-        passes += 1;
-        passer = passer.opponent();
-    }
-    passes
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::{BoardSize, Move, Ruleset};
-
-    #[test]
-    fn only_alternating_passes_ending_with_the_opponents_count_toward_the_end() {
-        let mut game = Game::new(BoardSize::new(9).unwrap(), Ruleset::Japanese);
-        game.play(Color::Black, Move::Pass).unwrap();
-        game.play(Color::White, Move::Pass).unwrap();
-        assert_eq!(passes_before(&game, Color::Black), 2);
-        // White asked to move again after its own pass: its pass answers nobody's.
-        assert_eq!(passes_before(&game, Color::White), 0);
-        let p = game.size().parse_point("E5").unwrap();
-        let mut game = Game::new(BoardSize::new(9).unwrap(), Ruleset::Japanese);
-        game.play(Color::Black, Move::Play(p)).unwrap();
-        game.play(Color::White, Move::Pass).unwrap();
-        assert_eq!(passes_before(&game, Color::Black), 1);
-        assert_eq!(passes_before(&game, Color::White), 0);
     }
 }

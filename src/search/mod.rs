@@ -313,6 +313,7 @@ fn context_for<'a>(
         } else {
             n * n * 5 / (35 - n)
         },
+        passes_before: game.passes_before(color),
         komi: game.komi(),
         white_bonus,
         score_utility: params.score_utility,
