@@ -457,3 +457,65 @@ play b D3
 
 102 final_score
 #? [W\+1]
+
+# The last moves by miai counting (issue 5, GNU Go's seki suite): with the rest of the
+# board settled, two local games are left. Black's pair A9-B9 in atari is gote either way
+# (four points under territory rules). In the corner White's B2 makes a seki in sente (it
+# threatens a ko for the whole group), so Black's move there is reverse sente (three
+# points, worth double a gote): Black takes the corner first, and White plays its sente
+# move first. GNU Go 3.8 agrees (A2 for Black, B2 for White).
+boardsize 9
+clear_board
+komi 0
+kgs-rules japanese
+play b A9
+play b B9
+play b D9
+play b G9
+play w A8
+play w B8
+play w C8
+play b D8
+play b E8
+play b F8
+play b G8
+play b H8
+play b J8
+play w A7
+play w B7
+play w C7
+play w D7
+play w E7
+play w F7
+play w G7
+play w H7
+play w J7
+play w A5
+play w B5
+play w C5
+play w D5
+play w E5
+play w F5
+play w G5
+play w H5
+play w J5
+play b A4
+play b B4
+play w C4
+play w D4
+play b B3
+play b C3
+play w D3
+play w E3
+play b C2
+play b D2
+play w E2
+play b D1
+play w E1
+
+110 genmove b
+#? [A2|B1]
+
+undo
+111 genmove w
+#? [B2|B1|A2]

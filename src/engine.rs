@@ -426,12 +426,21 @@ impl Engine {
                 decision = Decision::NoMoves;
             }
         }
-        // Inside a small enclosed space, reading beats playouts: the exact local best.
+        // Small local games are read out to the end: the exact best move within the one
+        // the search chose, and once all else is settled, the biggest of them.
+        let reading = Instant::now();
+        let local = match choice {
+            Move::Play(p) => referee::endgame::endgame_move(&self.game, color, p, |q| {
+                ownership(&self.game, &result, q)
+            }),
+            Move::Pass => None,
+        };
+        log::debug!("local games read in {:?}", reading.elapsed());
         if let Move::Play(p) = choice
-            && let Some(q) = referee::better_local_move(&self.game, p, color)
+            && let Some(q) = local
             && self.game.is_legal(color, Move::Play(q))
         {
-            log::debug!("local reading: {:?} instead of {:?}", q, p);
+            log::debug!("local reading: {:?} for {:?}", q, p);
             choice = Move::Play(q);
             decision = Decision::LocalReading;
         }
@@ -439,6 +448,7 @@ impl Engine {
         // over a prisoner (the opponent's); when the count wins, or the search finds
         // nothing that saves a lost game, fill a dame or pass.
         if let Move::Play(p) = choice
+            && decision != Decision::LocalReading
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
         {
@@ -568,12 +578,18 @@ const HOPELESS: f32 = 0.15;
 /// Whether the search's ownership gives `p` firmly to one side (the arbiter is asked only
 /// then: it costs two searches).
 fn inside_settled_area(game: &Game, result: &SearchResult, p: crate::rules::Point) -> bool {
+    ownership(game, result, p).abs() >= 0.4
+}
+
+/// The search's playout ownership of `p` (+1 Black, -1 White).
+fn ownership(game: &Game, result: &SearchResult, p: crate::rules::Point) -> f32 {
     let size = game.size();
     let (col, row) = size.col_row(p);
     result
         .ownership
         .get(row * size.get() + col)
-        .is_some_and(|o| o.abs() >= 0.4)
+        .copied()
+        .unwrap_or(0.0)
 }
 
 /// What a judgement depends on.

@@ -1,12 +1,14 @@
-//! Reading out a small enclosed space to the end. A chain whose liberties all lie in one
-//! region of at most `MAX_POINTS` points that only this chain encloses is a closed little
-//! game: nothing outside changes it (the wall's own safety aside). Playouts judge such
-//! spaces badly when stones sit inside (a throw-in, a captured bulky five, a seki that is
-//! not one), so this plays every line. Two questions: can the attacker capture the chain
-//! (`capturable`, for the arbiter's eye shapes), and which local move ends with the most
-//! points (`local_choice`, for a move that the search chose in such a space). Kos go to
-//! whoever takes first (no threats at the end of the game: Japanese rules let the
-//! attacker remove them first, and under area rules they are removed in play).
+//! Reading out a small closed space to the end. A region of at most `MAX_POINTS` points
+//! is a closed little game when everything around it either holds whatever happens
+//! inside (chains with two liberties outside) or is one of the defender's chains whose
+//! liberties all lie inside (their capture ends the game). Playouts judge such spaces
+//! badly when stones sit inside (a throw-in, a captured bulky five, a seki that is not
+//! one), so this plays every line. Two questions: can the attacker capture the chain that
+//! alone encloses a space (`capturable`, for the arbiter's eye shapes; kos go to whoever
+//! takes first), and what a local game is worth to the side to move, by miai counting
+//! (`read_game`, for the last moves of a game; the attacker wins kos there, since a ko for
+//! the whole group costs it little). Under territory rules the count at the end takes
+//! dead stones off as prisoners, as the rules do, rather than asking for their capture.
 
 use crate::rules::{Bitboard, Board, Cell, Color, Point};
 use std::collections::HashMap;
@@ -18,14 +20,18 @@ pub const MAX_POINTS: usize = 12;
 type Set = u16;
 
 /// Positions read at most for one question: a space too open to read gives no answer.
-const NODE_BUDGET: u32 = 300_000;
+const NODE_BUDGET: u32 = 1_000_000;
 
 /// Moves in a line at most when asking about capture: enough for the longest nakade
 /// sequences of the spaces the arbiter reads (seven points).
 const MAX_DEPTH: u8 = 40;
 
 /// Moves in a line when counting points (a line cut short is counted as it stands).
-const SCORE_DEPTH: u8 = 16;
+const SCORE_DEPTH: u8 = 40;
+
+/// A value read with this many moves left stands for any depth (positions recur at
+/// many depths through passes and kos; reading each again would multiply the work).
+const DEEP_ENOUGH: u8 = 12;
 
 /// The value of the enclosing chain's capture, beyond any count of the space.
 const CAPTURED: i32 = -100;
@@ -34,8 +40,8 @@ const CAPTURED: i32 = -100;
 /// does (`None` where the region is too large, not enclosed by that one chain alone, or
 /// too open to read within the budget).
 pub fn capturable(board: &Board, region: Bitboard, chain: Bitboard) -> Option<(bool, bool)> {
-    let space = Space::new(board, region, chain)?;
-    let mut reader = Reader::new(&space, Counting::Area);
+    let space = Space::enclosed_by(board, region, chain)?;
+    let mut reader = Reader::new(&space, Counting::Area, false);
     let start = Node {
         defender: space.defender_stones,
         attacker: space.attacker_stones,
@@ -63,90 +69,106 @@ pub enum Counting {
     Territory,
 }
 
-/// A local verdict: the best move for the side to move and what `candidate` is worth,
-/// both in points from the space for that side after best play (the first best move of
-/// equal ones; sente and gote look alike here).
+/// A small local game: the points read (empty points and the stones on them), the
+/// defender's chains that enclose them (all of their liberties inside: their capture
+/// ends the game; none for a chain in atari in the open), and the defender. Every other
+/// stone next to the region belongs to a wall that holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LocalChoice {
-    /// `None`: no move in the space does better than leaving it.
-    pub best: Option<Point>,
-    pub best_value: i32,
-    pub candidate_value: i32,
+pub struct LocalGame {
+    pub region: Bitboard,
+    pub enclosing: Bitboard,
+    pub defender: Color,
 }
 
-/// Reads the space that `chain` alone encloses for `mover` and compares its best move
-/// with `candidate` (a point of the space): `None` when the space cannot be read.
-pub fn local_choice(
+/// A local game read for the side to move, in points of the rules' count for that side
+/// (miai counting: each side's best first move, answered, and the follow-up it threatens).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The mover's best first move (`None`: no move gains on leaving the game); of equal
+    /// ones, the one that threatens most.
+    pub best: Option<Point>,
+    /// The mover's result after `best` and the best answer.
+    pub first: i32,
+    /// The mover's result when the opponent moves first.
+    pub second: i32,
+    /// What moving again after `best` would gain the mover (unanswered).
+    pub threat: i32,
+    /// What moving again after its own best first move would gain the opponent.
+    pub opponent_threat: i32,
+    /// The mover's result after the candidate move asked about (`first` when none).
+    pub candidate: i32,
+}
+
+impl Verdict {
+    /// What moving first is worth over letting the opponent do so (deiri).
+    pub fn gain(&self) -> i32 {
+        self.first - self.second
+    }
+
+    /// The opponent must answer `best`: its follow-up threatens more than the game.
+    pub fn sente(&self) -> bool {
+        self.threat > self.gain()
+    }
+
+    /// The opponent's first move here would be sente for it.
+    pub fn reverse_sente(&self) -> bool {
+        self.opponent_threat > self.gain()
+    }
+}
+
+/// Reads `game` for `mover`, with `candidate` (a point of the region) valued too: `None`
+/// when the game is not closed or too open to read.
+pub fn read_game(
     board: &Board,
-    region: Bitboard,
-    chain: Bitboard,
+    game: &LocalGame,
     mover: Color,
-    candidate: Point,
+    candidate: Option<Point>,
     counting: Counting,
-) -> Option<LocalChoice> {
-    let space = Space::new(board, region, chain)?;
-    let defender = board.color_at(chain.iter().next()?)?;
-    let sign = if mover == defender { 1 } else { -1 };
-    let mut reader = Reader::new(&space, counting);
+) -> Option<Verdict> {
+    let space = Space::new(board, game.region, game.enclosing, game.defender)?;
+    let sign = if mover == game.defender { 1 } else { -1 };
+    let mut reader = Reader::new(&space, counting, true);
     let start = Node {
         defender: space.defender_stones,
         attacker: space.attacker_stones,
-        attacker_to_move: mover != defender,
+        attacker_to_move: mover != game.defender,
         ko: None,
         passed: false,
     };
-    let pass = Node {
-        attacker_to_move: !start.attacker_to_move,
-        passed: true,
-        ..start
+    let mine = reader.first_moves(start, sign, candidate);
+    let theirs = reader.first_moves(
+        Node {
+            attacker_to_move: !start.attacker_to_move,
+            ..start
+        },
+        -sign,
+        None,
+    );
+    let verdict = Verdict {
+        best: mine.best,
+        first: mine.value,
+        second: -theirs.value,
+        threat: mine.threat,
+        opponent_threat: theirs.threat,
+        candidate: mine.candidate,
     };
-    let leave = sign * reader.defender_points(pass, SCORE_DEPTH);
-    let mut choice = LocalChoice {
-        best: None,
-        best_value: leave,
-        candidate_value: leave,
-    };
-    for (i, &p) in space.points.iter().enumerate() {
-        let value = match reader.legal_play(start, i as u8) {
-            Some(After::Captured) => sign * CAPTURED,
-            Some(After::Next(next)) => {
-                sign * (reader.prisoners(start, next)
-                    + reader.defender_points(next, SCORE_DEPTH - 1))
-            }
-            None => continue,
-        };
-        if p == candidate {
-            choice.candidate_value = value;
-        }
-        if value > choice.best_value {
-            choice.best = Some(p);
-            choice.best_value = value;
-        }
-    }
-    (!reader.exhausted()).then_some(choice)
+    (!reader.exhausted()).then_some(verdict)
 }
 
-/// The small spaces around `p` that one chain alone encloses (of either colour): the
-/// points reachable from `p` without crossing the chain, with every liberty of the chain
-/// among them.
-pub fn spaces_around(board: &Board, p: Point) -> Vec<(Bitboard, Bitboard)> {
-    let size = board.size();
-    let on = board.on_board();
-    board
-        .chains()
-        .into_iter()
-        .filter(|chain| {
-            let stone = chain.iter().next().expect("a chain has a stone");
-            board.chain_liberties(stone).count() as usize <= MAX_POINTS
-        })
-        .filter_map(|chain| {
-            let region = Bitboard::flood(Bitboard::from_iter([p]), on & !chain, size);
-            let stone = chain.iter().next()?;
-            let enclosed = region.count() as usize <= MAX_POINTS
-                && (board.chain_liberties(stone) & !region).is_empty();
-            enclosed.then_some((region, chain))
-        })
-        .collect()
+/// A first move read: its index, its value, and the node after it with the prisoners
+/// taken (`None` when it captures the enclosing chain).
+struct Tried {
+    index: usize,
+    value: i32,
+    after: Option<(Node, i32)>,
+}
+
+/// The best first move at a node, for the side with sign `sign` (+1 the defender).
+struct FirstMoves {
+    best: Option<Point>,
+    value: i32,
+    threat: i32,
+    candidate: i32,
 }
 
 /// Whether the walls around `enclosing` (a `defender` group) hold while the space is
@@ -160,35 +182,68 @@ pub fn walls_hold(board: &Board, region: Bitboard, enclosing: Bitboard, defender
     walls.iter().all(|w| board.chain_liberties(w).count() > 1)
 }
 
-/// The region as a graph of at most `MAX_POINTS` points (bit i is `points[i]`).
+/// The enclosing chains a space may have (more read as no closed game).
+const MAX_ENCLOSING: usize = 4;
+
+/// The liberties reported for a chain joined to a wall that holds: never captured here.
+const SAFE: Set = Set::MAX;
+
+/// The region as a graph of at most `MAX_POINTS` points (bit i is `points[i]`), with what
+/// lies around it: the defender's enclosing chains (all of their liberties inside, so
+/// they can be captured) and walls that hold (chains with a liberty outside).
 struct Space {
     /// Neighbours within the region, per point.
     adjacent: [Set; MAX_POINTS],
-    /// Points next to the enclosing chain (its liberties when empty).
-    touches_chain: Set,
+    /// Per enclosing chain: the points next to it (its liberties when empty).
+    enclosing: [Set; MAX_ENCLOSING],
+    enclosing_count: usize,
+    /// Points next to a wall that holds, per side: stones there join it and are safe.
+    safe_defender: Set,
+    safe_attacker: Set,
     attacker_stones: Set,
-    /// Defender stones inside, not (yet) joined to the enclosing chain.
+    /// Defender stones inside, not (yet) joined to an enclosing chain.
     defender_stones: Set,
     all: Set,
     points: Vec<Point>,
 }
 
 impl Space {
-    fn new(board: &Board, region: Bitboard, chain: Bitboard) -> Option<Space> {
+    /// The space `region` when `chain` alone encloses it.
+    fn enclosed_by(board: &Board, region: Bitboard, chain: Bitboard) -> Option<Space> {
+        let defender = board.color_at(chain.iter().next()?)?;
+        let space = Space::new(board, region, chain, defender)?;
+        (space.enclosing_count == 1 && space.safe_defender | space.safe_attacker == 0)
+            .then_some(space)
+    }
+
+    /// The space `region` with the `defender`'s chains `enclosing` around it, or `None`
+    /// where it is too large, has an empty point or a chain in atari next to it outside,
+    /// or more than `MAX_ENCLOSING` enclosing chains.
+    fn new(board: &Board, region: Bitboard, enclosing: Bitboard, defender: Color) -> Option<Space> {
         let points: Vec<Point> = region.iter().collect();
-        if points.is_empty() || points.len() > MAX_POINTS {
+        if points.is_empty() || points.len() > MAX_POINTS || !(region & enclosing).is_empty() {
             return None;
         }
-        let stone = chain.iter().next()?;
-        let defender = board.color_at(stone)?;
-        if !(board.chain_liberties(stone) & !region).is_empty() {
+        let chains: Vec<Bitboard> = enclosing.components(board.size());
+        if chains.len() > MAX_ENCLOSING {
             return None;
+        }
+        for chain in &chains {
+            let stone = chain.iter().next()?;
+            if board.color_at(stone) != Some(defender)
+                || !(board.chain_liberties(stone) & !region).is_empty()
+            {
+                return None;
+            }
         }
         let on = board.on_board();
         let index = |p: Point| points.iter().position(|&q| q == p);
         let mut space = Space {
             adjacent: [0; MAX_POINTS],
-            touches_chain: 0,
+            enclosing: [0; MAX_ENCLOSING],
+            enclosing_count: chains.len(),
+            safe_defender: 0,
+            safe_attacker: 0,
             attacker_stones: 0,
             defender_stones: 0,
             all: ((1u32 << points.len()) - 1) as Set,
@@ -198,7 +253,6 @@ impl Space {
             match board.cell(p) {
                 Cell::Empty => {}
                 Cell::Stone(c) if c != defender => space.attacker_stones |= 1 << i,
-                Cell::Stone(_) if chain.contains(p) => return None,
                 Cell::Stone(_) => space.defender_stones |= 1 << i,
                 _ => return None,
             }
@@ -209,11 +263,20 @@ impl Space {
             {
                 if let Some(j) = index(q) {
                     space.adjacent[i] |= 1 << j;
-                } else if chain.contains(q) {
-                    space.touches_chain |= 1 << i;
+                } else if let Some(k) = chains.iter().position(|c| c.contains(q)) {
+                    space.enclosing[k] |= 1 << i;
                 } else {
-                    // Enclosed by something else as well: not a closed game.
-                    return None;
+                    // A wall must hold while the space is played out, whatever is
+                    // joined to it: two liberties outside.
+                    let wall = board.color_at(q)?;
+                    if (board.chain_liberties(q) & !region).count() < 2 {
+                        return None;
+                    }
+                    if wall == defender {
+                        space.safe_defender |= 1 << i;
+                    } else {
+                        space.safe_attacker |= 1 << i;
+                    }
                 }
             }
         }
@@ -226,29 +289,92 @@ impl Space {
             .fold(0, |acc, i| acc | self.adjacent[i])
     }
 
-    /// The defender's stones joined to the enclosing chain (they share its liberties).
-    fn group(&self, defender: Set) -> Set {
-        self.flood(defender & self.touches_chain, defender)
+    /// Points next to the defender: its stones, its enclosing chains and its walls.
+    fn near_defender(&self, defender: Set) -> Set {
+        let chains = self.enclosing[..self.enclosing_count]
+            .iter()
+            .fold(0, |acc, &t| acc | t);
+        self.neighbours(defender) | chains | self.safe_defender
     }
 
-    /// The liberties of the enclosing chain and the stones joined to it.
-    fn group_liberties(&self, defender: Set, empty: Set) -> Set {
-        (self.touches_chain | self.neighbours(self.group(defender))) & empty
+    fn near_attacker(&self, attacker: Set) -> Set {
+        self.neighbours(attacker) | self.safe_attacker
     }
 
-    /// The chain of `stones` through `seed` and its liberties.
-    fn chain(&self, seed: Set, stones: Set, empty: Set) -> (Set, Set) {
-        let part = self.flood(seed, stones);
+    /// The attacker's chain through `seed` and its liberties (`SAFE` when it joins a wall).
+    fn attacker_chain(&self, seed: Set, attacker: Set, empty: Set) -> (Set, Set) {
+        let part = self.flood(seed, attacker);
+        if part & self.safe_attacker != 0 {
+            return (part, SAFE);
+        }
         (part, self.neighbours(part) & empty)
     }
 
-    /// The same for a defender stone: joined to the enclosing chain, it has its liberties.
+    /// The defender's chain through `seed`: its stones inside, joined through the
+    /// enclosing chains they touch (whose liberties they share), and its liberties
+    /// (`SAFE` when it joins a wall that holds).
     fn defender_chain(&self, seed: Set, defender: Set, empty: Set) -> (Set, Set) {
-        let group = self.group(defender);
-        if group & seed != 0 {
-            (group, self.group_liberties(defender, empty))
-        } else {
-            self.chain(seed, defender, empty)
+        self.defender_group(self.flood(seed, defender), 0, defender, empty)
+    }
+
+    /// The liberties of enclosing chain `k` with everything joined to it.
+    fn enclosing_liberties(&self, k: usize, defender: Set, empty: Set) -> Set {
+        let touching = self.flood(self.enclosing[k] & defender, defender);
+        self.defender_group(touching, 1 << k, defender, empty).1
+    }
+
+    /// Grows a defender group (stones `part`, enclosing chains `joined` as bits) through
+    /// the chains its stones touch, to its stones and liberties.
+    fn defender_group(
+        &self,
+        mut part: Set,
+        mut joined: u8,
+        defender: Set,
+        empty: Set,
+    ) -> (Set, Set) {
+        loop {
+            let mut grown = part;
+            for k in 0..self.enclosing_count {
+                if joined & (1 << k) != 0 || part & self.enclosing[k] != 0 {
+                    joined |= 1 << k;
+                    grown |= self.enclosing[k] & defender;
+                }
+            }
+            grown = self.flood(grown, defender);
+            if grown == part {
+                break;
+            }
+            part = grown;
+        }
+        if part & self.safe_defender != 0 {
+            return (part, SAFE);
+        }
+        let chains = (0..self.enclosing_count)
+            .filter(|&k| joined & (1 << k) != 0)
+            .fold(0, |acc, k| acc | self.enclosing[k]);
+        (part, (chains | self.neighbours(part)) & empty)
+    }
+
+    /// Whether the defender can take the attacker chain `part` (not joined to a wall) by
+    /// filling its liberties one by one without leaving the filling stones in atari
+    /// (unless the fill takes it): dead stones to take off at the end; if not, a seki.
+    fn fillable(&self, part: Set, mut defender: Set, attacker: Set) -> bool {
+        loop {
+            let empty = self.all & !(defender | attacker);
+            let liberties = self.neighbours(part) & empty;
+            if liberties.count_ones() <= 1 {
+                return true;
+            }
+            let fill = (0..MAX_POINTS).map(|i| 1 << i).find(|&l: &Set| {
+                liberties & l != 0 && {
+                    let (_, own) = self.defender_chain(l, defender | l, empty & !l);
+                    own == SAFE || own.count_ones() >= 2
+                }
+            });
+            match fill {
+                Some(l) => defender |= l,
+                None => return false,
+            }
         }
     }
 
@@ -281,10 +407,22 @@ struct Reader<'a> {
     /// at any greater depth; survival only up to the depth read).
     memo: HashMap<Node, (bool, u8)>,
     counting: Counting,
-    /// Per node and depth left: the defender's points.
-    points: HashMap<(Node, u8), i32>,
+    /// Per node: the defender's points, the depth they were read to, and whether they
+    /// are exact or a bound (alpha-beta).
+    points: HashMap<Node, (i32, u8, Bound)>,
     /// Positions read so far (reading stops at `NODE_BUDGET`, and its answer is void).
     visited: u32,
+    /// The attacker may take a ko back at once (it has the threats): counting reads
+    /// assume this, since a ko for the whole group costs the attacker little.
+    attacker_wins_kos: bool,
+}
+
+/// What a stored value of an alpha-beta read is.
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
 }
 
 /// The result of a move: the next node, or the enclosing chain captured.
@@ -294,13 +432,14 @@ enum After {
 }
 
 impl<'a> Reader<'a> {
-    fn new(space: &'a Space, counting: Counting) -> Reader<'a> {
+    fn new(space: &'a Space, counting: Counting, counting_kos: bool) -> Reader<'a> {
         Reader {
             space,
             memo: HashMap::new(),
             counting,
             points: HashMap::new(),
             visited: 0,
+            attacker_wins_kos: counting_kos,
         }
     }
 
@@ -314,18 +453,36 @@ impl<'a> Reader<'a> {
         self.visited > NODE_BUDGET
     }
 
-    /// The defender's points from the space after best play by both (the attacker
-    /// minimises them), `depth` moves at most.
+    /// The defender's points after best play by both (the attacker minimises them),
+    /// `depth` moves at most.
     fn defender_points(&mut self, node: Node, depth: u8) -> i32 {
+        self.bounded_points(node, depth, i32::MIN + 1, i32::MAX - 1)
+    }
+
+    /// `defender_points` by alpha-beta: exact inside (`alpha`, `beta`), otherwise a bound
+    /// on the side the window excludes.
+    fn bounded_points(&mut self, node: Node, depth: u8, mut alpha: i32, mut beta: i32) -> i32 {
         if depth == 0 || node.passed && !self.can_move(node) {
             return self.count(node);
         }
-        if let Some(&v) = self.points.get(&(node, depth)) {
-            return v;
+        // A line read at least as deep is as good an answer (and transpositions reached
+        // at other depths would otherwise be read again).
+        if let Some(&(value, read, bound)) = self.points.get(&node)
+            && read >= depth.min(DEEP_ENOUGH)
+        {
+            match bound {
+                Bound::Exact => return value,
+                Bound::Lower => alpha = alpha.max(value),
+                Bound::Upper => beta = beta.min(value),
+            }
+            if alpha >= beta {
+                return value;
+            }
         }
         if !self.within_budget() {
             return self.count(node);
         }
+        let (alpha0, beta0) = (alpha, beta);
         let maximise = !node.attacker_to_move;
         // Passing: a second pass ends the local game.
         let mut best = if node.passed {
@@ -337,13 +494,22 @@ impl<'a> Reader<'a> {
                 passed: true,
                 ..node
             };
-            self.defender_points(pass, depth - 1)
+            self.bounded_points(pass, depth - 1, alpha, beta)
         };
         for i in 0..self.space.points.len() as u8 {
+            if maximise {
+                alpha = alpha.max(best);
+            } else {
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
             let value = match self.legal_play(node, i) {
                 Some(After::Captured) => CAPTURED,
                 Some(After::Next(next)) => {
-                    self.prisoners(node, next) + self.defender_points(next, depth - 1)
+                    let taken = self.prisoners(node, next);
+                    taken + self.bounded_points(next, depth - 1, alpha - taken, beta - taken)
                 }
                 None => continue,
             };
@@ -351,8 +517,117 @@ impl<'a> Reader<'a> {
                 best = value;
             }
         }
-        self.points.insert((node, depth), best);
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.points.insert(node, (best, depth, bound));
         best
+    }
+
+    /// The best first move at `node` for the side with sign `sign` (+1 the defender),
+    /// in its points: leaving the game (a pass) unless a move does better; of equal
+    /// moves the one whose follow-up, unanswered, gains most.
+    fn first_moves(&mut self, node: Node, sign: i32, candidate: Option<Point>) -> FirstMoves {
+        self.first_moves_weighing_aji(node, sign, candidate, true)
+    }
+
+    /// `first_moves`; with `weigh_aji`, of equal moves the one that leaves the opponent
+    /// the smallest threat comes first.
+    fn first_moves_weighing_aji(
+        &mut self,
+        node: Node,
+        sign: i32,
+        candidate: Option<Point>,
+        weigh_aji: bool,
+    ) -> FirstMoves {
+        let leave = Node {
+            attacker_to_move: !node.attacker_to_move,
+            passed: true,
+            ..node
+        };
+        let leave = sign * self.defender_points(leave, SCORE_DEPTH);
+        let mut moves = FirstMoves {
+            best: None,
+            value: leave,
+            threat: 0,
+            candidate: leave,
+        };
+        // The value of every move first; threats only for the best.
+        let mut tried: Vec<Tried> = Vec::new();
+        for i in 0..self.space.points.len() {
+            let entry = match self.legal_play(node, i as u8) {
+                Some(After::Captured) => Tried {
+                    index: i,
+                    value: sign * CAPTURED,
+                    after: None,
+                },
+                Some(After::Next(next)) => {
+                    let taken = self.prisoners(node, next);
+                    Tried {
+                        index: i,
+                        value: sign * (taken + self.defender_points(next, SCORE_DEPTH - 1)),
+                        after: Some((next, taken)),
+                    }
+                }
+                None => continue,
+            };
+            if Some(self.space.points[i]) == candidate {
+                moves.candidate = entry.value;
+            }
+            tried.push(entry);
+        }
+        let top = tried.iter().map(|t| t.value).max().unwrap_or(leave);
+        if candidate.is_none() {
+            moves.candidate = top.max(leave);
+        }
+        // No move gains: still, the biggest threat of those that lose nothing (a forcing
+        // move that leaves aji).
+        if top < leave {
+            return moves;
+        }
+        let mut best_aji = 0;
+        for Tried {
+            index,
+            value,
+            after,
+        } in tried.into_iter().filter(|t| t.value == top)
+        {
+            let (threat, aji) = match after {
+                None => (0, 0),
+                Some((next, taken)) => {
+                    let again = Node {
+                        attacker_to_move: !next.attacker_to_move,
+                        ko: None,
+                        ..next
+                    };
+                    let again = sign * (taken + self.defender_points(again, SCORE_DEPTH - 1));
+                    let aji = if weigh_aji {
+                        self.first_moves_weighing_aji(next, -sign, None, false)
+                            .threat
+                    } else {
+                        0
+                    };
+                    (again - value, aji)
+                }
+            };
+            let better = moves.best.is_none()
+                || aji < best_aji
+                || (aji == best_aji && threat > moves.threat);
+            if better {
+                moves.best = Some(self.space.points[index]);
+                moves.value = value;
+                moves.threat = threat;
+                best_aji = aji;
+            }
+        }
+        if top == leave {
+            moves.best = None;
+        }
+        moves
     }
 
     /// The prisoners a move takes, counted for the defender (territory rules only: under
@@ -373,29 +648,72 @@ impl<'a> Reader<'a> {
 
     fn legal_play(&self, node: Node, i: u8) -> Option<After> {
         let empty = self.space.all & !(node.defender | node.attacker);
-        if empty & (1 << i) == 0 || node.ko == Some(i) {
+        let banned = node.ko == Some(i) && !(self.attacker_wins_kos && node.attacker_to_move);
+        if empty & (1 << i) == 0 || banned {
             return None;
         }
         self.play(node, i)
     }
 
-    /// The defender's points when the local game stops here.
+    /// The defender's points when the local game stops here: each empty area counts for
+    /// the one side it touches, and stones under area rules. Under territory rules dead
+    /// stones are taken off first, as prisoners (opposing chains that no enclosing chain
+    /// shares a liberty with, and chains in atari that join nothing), and a seki (opposing
+    /// stones that share a liberty with an enclosing chain) counts for nobody.
     fn count(&self, node: Node) -> i32 {
         let space = self.space;
-        let empty = space.all & !(node.defender | node.attacker);
-        let near_attacker = space.neighbours(node.attacker);
-        let near_defender = space.neighbours(node.defender) | space.touches_chain;
         let n = |set: Set| set.count_ones() as i32;
-        match self.counting {
-            Counting::Area => {
-                n(node.defender) + n(empty & !near_attacker)
-                    - n(node.attacker)
-                    - n(empty & near_attacker & !near_defender)
+        let (mut defender, mut attacker) = (node.defender, node.attacker);
+        let mut prisoners = 0;
+        if self.counting == Counting::Territory {
+            let empty = space.all & !(defender | attacker);
+            let mut rest = attacker;
+            while rest != 0 {
+                let (part, libs) =
+                    space.attacker_chain(rest & rest.wrapping_neg(), attacker, empty);
+                rest &= !part;
+                if libs == SAFE {
+                    continue;
+                }
+                if !space.fillable(part, defender, attacker) {
+                    if space.enclosing_count > 0 {
+                        return 0;
+                    }
+                    continue;
+                }
+                attacker &= !part;
+                prisoners += n(part);
             }
-            // Opposing stones left standing: a seki, whose points count for nobody.
-            Counting::Territory if node.attacker == 0 => n(empty),
-            Counting::Territory => 0,
+            let mut rest = defender;
+            while rest != 0 {
+                let (part, libs) =
+                    space.defender_chain(rest & rest.wrapping_neg(), defender, empty);
+                rest &= !part;
+                let joined = (0..space.enclosing_count).any(|k| part & space.enclosing[k] != 0);
+                if libs != SAFE && !joined && libs.count_ones() == 1 {
+                    defender &= !part;
+                    prisoners -= n(part);
+                }
+            }
         }
+        let empty = space.all & !(defender | attacker);
+        let near_defender = space.near_defender(defender);
+        let near_attacker = space.near_attacker(attacker);
+        let mut points = prisoners;
+        let mut rest = empty;
+        while rest != 0 {
+            let area = space.flood(rest & rest.wrapping_neg(), empty);
+            rest &= !area;
+            match (area & near_defender != 0, area & near_attacker != 0) {
+                (true, false) => points += n(area),
+                (false, true) => points -= n(area),
+                _ => {}
+            }
+        }
+        if self.counting == Counting::Area {
+            points += n(defender) - n(attacker);
+        }
+        points
     }
 
     fn attacker_wins(&mut self, node: Node, depth: u8) -> bool {
@@ -466,7 +784,7 @@ impl<'a> Reader<'a> {
             let (part, libs) = if node.attacker_to_move {
                 space.defender_chain(seed, defender, empty)
             } else {
-                space.chain(seed, attacker, empty)
+                space.attacker_chain(seed, attacker, empty)
             };
             next_to &= !part;
             if libs == 0 {
@@ -474,7 +792,9 @@ impl<'a> Reader<'a> {
             }
         }
         if node.attacker_to_move {
-            if space.group_liberties(defender, empty) == 0 {
+            if (0..space.enclosing_count)
+                .any(|k| space.enclosing_liberties(k, defender, empty) == 0)
+            {
                 return Some(After::Captured);
             }
             defender &= !captured;
@@ -483,7 +803,7 @@ impl<'a> Reader<'a> {
         }
         empty |= captured;
         let (mine, own_libs) = if node.attacker_to_move {
-            space.chain(stone, attacker, empty)
+            space.attacker_chain(stone, attacker, empty)
         } else {
             space.defender_chain(stone, defender, empty)
         };
@@ -529,7 +849,7 @@ mod tests {
         capturable(&b, region, chain)
     }
 
-    /// `local_choice` in that space for `mover`, the move at `candidate` compared; the
+    /// The space read as a local game for `mover`, the move at `candidate` valued; the
     /// best move by name.
     fn choose(
         diagram: &str,
@@ -537,12 +857,18 @@ mod tests {
         mover: Color,
         candidate: &str,
         counting: Counting,
-    ) -> (Option<String>, LocalChoice) {
+    ) -> (Option<String>, Verdict) {
         let (b, region, chain) = space(diagram, candidate, wall);
         let size = b.size();
+        let defender = b.color_at(size.parse_point(wall).unwrap()).unwrap();
+        let game = LocalGame {
+            region,
+            enclosing: chain,
+            defender,
+        };
         let candidate = size.parse_point(candidate).unwrap();
-        let choice = local_choice(&b, region, chain, mover, candidate, counting).unwrap();
-        (choice.best.map(|p| size.name(p)), choice)
+        let verdict = read_game(&b, &game, mover, Some(candidate), counting).unwrap();
+        (verdict.best.map(|p| size.name(p)), verdict)
     }
 
     #[test]
@@ -628,18 +954,19 @@ mod tests {
         // Black kills at B1 (the capture outweighs any count); A1 lets White live.
         let (best, black) = choose(three, "A2", Color::Black, "A1", Counting::Area);
         assert_eq!(best.as_deref(), Some("B1"));
-        assert_eq!(black.best_value, -CAPTURED);
-        assert!(black.candidate_value < black.best_value);
+        assert_eq!(black.first, -CAPTURED);
+        assert!(black.candidate < black.first);
         // White lives at B1 with two eyes: two points of territory.
         let (best, white) = choose(three, "A2", Color::White, "A1", Counting::Territory);
         assert_eq!(best.as_deref(), Some("B1"));
-        assert_eq!(white.best_value, 2);
+        assert_eq!(white.first, 2);
     }
 
     #[test]
     fn prisoners_count_under_territory_rules() {
-        // White's B1 is dead inside Black's four points: Black takes it (two points of
-        // territory and a prisoner under territory rules; four points of area).
+        // White's B1 dies inside Black's four points once Black plays C1 (else White C1
+        // makes a seki). Under territory rules the dead stone comes off at the end: three
+        // points and a prisoner; four points of area.
         let four = ". . . . . .
                     . . . . . .
                     . . . . . .
@@ -647,7 +974,39 @@ mod tests {
                     X X X X X O
                     . O . . X O";
         let read = |counting| choose(four, "A2", Color::Black, "D1", counting).1;
-        assert_eq!(read(Counting::Territory).best_value, 3);
-        assert_eq!(read(Counting::Area).best_value, 4);
+        assert_eq!(read(Counting::Territory).first, 4);
+        assert_eq!(read(Counting::Area).first, 4);
+        assert_eq!(
+            choose(four, "A2", Color::Black, "D1", Counting::Territory)
+                .0
+                .as_deref(),
+            Some("C1")
+        );
+    }
+
+    #[test]
+    fn a_seki_made_in_sente_is_reverse_sente_for_the_owner() {
+        // Black's corner: Black's B1 keeps five points; White's B2 makes a seki (nothing
+        // for either side under territory rules) and threatens a ko for the whole group
+        // (won by the attacker here), so Black must answer it.
+        let corner = ". . . . . . .
+                      . . . . . . .
+                      O O O O O . .
+                      X X O O . . .
+                      . X X O O . .
+                      . . X X O . .
+                      . . . X O . .";
+        let (best, black) = choose(corner, "D1", Color::Black, "A1", Counting::Territory);
+        assert_eq!(
+            best.as_deref(),
+            Some("B1"),
+            "A1 would leave White a forcing move"
+        );
+        assert_eq!((black.first, black.second), (5, 0));
+        assert!(black.reverse_sente() && !black.sente());
+        let (best, white) = choose(corner, "D1", Color::White, "A1", Counting::Territory);
+        assert_eq!(best.as_deref(), Some("B2"));
+        assert_eq!((white.first, white.second), (0, -5));
+        assert!(white.sente());
     }
 }

@@ -6,6 +6,7 @@
 //! playouts leave empty and touching both colours because neither side can fill them.
 
 pub mod benson;
+pub mod endgame;
 pub mod eye_space;
 mod shapes;
 
@@ -370,32 +371,6 @@ fn neutral_points(board: &Board, judgement: &Judgement) -> Bitboard {
     let on = board.on_board();
     let near = |c: Color| (board.stones(c) & !judgement.dead).neighbours(size, &on);
     board.empty_points() & near(Color::Black) & near(Color::White)
-}
-
-/// The best local move where `p`, the move chosen for `color`, lies in a small space that
-/// one chain alone encloses and whose walls are not short of liberties: read out to the
-/// end, a move there that ends with more points than `p` (a seki made or refused, a
-/// prisoner more), or `None` to keep `p`.
-pub fn better_local_move(game: &Game, p: Point, color: Color) -> Option<Point> {
-    let board = game.board();
-    let counting = match game.ruleset().scoring() {
-        Scoring::Area => eye_space::Counting::Area,
-        Scoring::Territory => eye_space::Counting::Territory,
-    };
-    eye_space::spaces_around(board, p)
-        .into_iter()
-        .filter(|(region, chain)| {
-            chain
-                .iter()
-                .next()
-                .and_then(|s| board.color_at(s))
-                .is_some_and(|defender| eye_space::walls_hold(board, *region, *chain, defender))
-        })
-        .filter_map(|(region, chain)| {
-            eye_space::local_choice(board, region, chain, color, p, counting)
-        })
-        .find(|choice| choice.best_value > choice.candidate_value)
-        .and_then(|choice| choice.best)
 }
 
 /// The defensive move (teire) that a neutral point asks of `color`: where the opponent
