@@ -429,18 +429,13 @@ impl Engine {
         // Small local games are read out to the end: the exact best move within the one
         // the search chose, and once all else is settled, the biggest of them.
         let reading = Instant::now();
-        let local = match choice {
-            Move::Play(p) => referee::endgame::endgame_move(&self.game, color, p, |q| {
-                ownership(&self.game, &result, q)
-            }),
-            Move::Pass => None,
-        };
-        log::debug!("local games read in {:?}", reading.elapsed());
         if let Move::Play(p) = choice
-            && let Some(q) = local
+            && let Some(q) = referee::endgame::endgame_move(&self.game, color, p, |q| {
+                ownership(&self.game, &result, q)
+            })
             && self.game.is_legal(color, Move::Play(q))
         {
-            log::debug!("local reading: {:?} for {:?}", q, p);
+            log::debug!("local reading: {q:?} for {p:?} in {:?}", reading.elapsed());
             choice = Move::Play(q);
             decision = Decision::LocalReading;
         }
