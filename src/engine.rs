@@ -434,6 +434,7 @@ impl Engine {
                 ownership(&self.game, &result, q)
             })
             && self.game.is_legal(color, Move::Play(q))
+            && !search_refutes(&result, Move::Play(q))
         {
             log::debug!("local reading: {q:?} for {p:?} in {:?}", reading.elapsed());
             choice = Move::Play(q);
@@ -574,6 +575,27 @@ const HOPELESS: f32 = 0.15;
 /// then: it costs two searches).
 fn inside_settled_area(game: &Game, result: &SearchResult, p: crate::rules::Point) -> bool {
     ownership(game, result, p).abs() >= 0.4
+}
+
+/// Whether the search's own move wins almost surely while `mv` clearly does not: then the
+/// search has found what the local count misses (a race the playouts settle only with
+/// its move, say), and its move stands. The reading is for the opposite case, moves the
+/// search cannot tell apart: in sekis its playouts are wrong by a wide margin (GNU Go's
+/// seki suite, test 402: 64% for the pair in atari, 9% for the corner that is worth
+/// more), so only a near-certain win outweighs the reading.
+fn search_refutes(result: &SearchResult, mv: Move) -> bool {
+    const ENOUGH_VISITS: u32 = 100;
+    const SURE_WIN: f32 = 0.9;
+    const CLEARLY_WORSE: f32 = 0.3;
+    let rate = |m: Move| result.candidates.iter().find(|c| c.mv == m);
+    match (rate(result.best), rate(mv)) {
+        (Some(best), Some(other)) => {
+            best.win_rate >= SURE_WIN
+                && other.visits >= ENOUGH_VISITS
+                && other.win_rate < best.win_rate - CLEARLY_WORSE
+        }
+        _ => false,
+    }
 }
 
 /// The search's playout ownership of `p` (+1 Black, -1 White).

@@ -16,7 +16,7 @@ const INSIDE_CHAIN_STONES: u32 = 3;
 const ALIVE_SPACE_POINTS: u32 = 11;
 
 /// Playout ownership at least this strong settles a point.
-const FIRMLY: f32 = 0.5;
+const FIRMLY: f32 = 0.6;
 
 /// The small local games of the board: the spaces of at most `MAX_POINTS` points that
 /// one side's chains enclose (small areas without its stones, joined through the chains

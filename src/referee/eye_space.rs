@@ -33,9 +33,6 @@ const SCORE_DEPTH: u8 = 40;
 /// many depths through passes and kos; reading each again would multiply the work).
 const DEEP_ENOUGH: u8 = 12;
 
-/// The value of the enclosing chain's capture, beyond any count of the space.
-const CAPTURED: i32 = -100;
-
 /// Whether the attacker captures the chain when it moves first, and when the defender
 /// does (`None` where the region is too large, not enclosed by that one chain alone, or
 /// too open to read within the budget).
@@ -85,7 +82,8 @@ pub struct LocalGame {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verdict {
     /// The mover's best first move (`None`: no move gains on leaving the game); of equal
-    /// ones, the one that threatens most.
+    /// ones, the one that leaves the opponent the least threat, then the one that
+    /// threatens most.
     pub best: Option<Point>,
     /// The mover's result after `best` and the best answer.
     pub first: i32,
@@ -200,6 +198,9 @@ struct Space {
     /// Points next to a wall that holds, per side: stones there join it and are safe.
     safe_defender: Set,
     safe_attacker: Set,
+    /// The defender's points when an enclosing chain is captured: the space and the
+    /// enclosing stones go to the attacker (the stones count twice: lost and gained).
+    captured: i32,
     attacker_stones: Set,
     /// Defender stones inside, not (yet) joined to an enclosing chain.
     defender_stones: Set,
@@ -242,6 +243,7 @@ impl Space {
             adjacent: [0; MAX_POINTS],
             enclosing: [0; MAX_ENCLOSING],
             enclosing_count: chains.len(),
+            captured: -(points.len() as i32 + 2 * enclosing.count() as i32),
             safe_defender: 0,
             safe_attacker: 0,
             attacker_stones: 0,
@@ -432,14 +434,14 @@ enum After {
 }
 
 impl<'a> Reader<'a> {
-    fn new(space: &'a Space, counting: Counting, counting_kos: bool) -> Reader<'a> {
+    fn new(space: &'a Space, counting: Counting, attacker_wins_kos: bool) -> Reader<'a> {
         Reader {
             space,
             memo: HashMap::new(),
             counting,
             points: HashMap::new(),
             visited: 0,
-            attacker_wins_kos: counting_kos,
+            attacker_wins_kos,
         }
     }
 
@@ -506,7 +508,7 @@ impl<'a> Reader<'a> {
                 break;
             }
             let value = match self.legal_play(node, i) {
-                Some(After::Captured) => CAPTURED,
+                Some(After::Captured) => self.space.captured,
                 Some(After::Next(next)) => {
                     let taken = self.prisoners(node, next);
                     taken + self.bounded_points(next, depth - 1, alpha - taken, beta - taken)
@@ -562,7 +564,7 @@ impl<'a> Reader<'a> {
             let entry = match self.legal_play(node, i as u8) {
                 Some(After::Captured) => Tried {
                     index: i,
-                    value: sign * CAPTURED,
+                    value: sign * self.space.captured,
                     after: None,
                 },
                 Some(After::Next(next)) => {
@@ -951,10 +953,11 @@ mod tests {
                      X X X X X
                      O O O O X
                      . . . O X";
-        // Black kills at B1 (the capture outweighs any count); A1 lets White live.
+        // Black kills at B1; A1 lets White live. The capture is worth the space (three
+        // points) and White's five stones twice (lost, and Black's area).
         let (best, black) = choose(three, "A2", Color::Black, "A1", Counting::Area);
         assert_eq!(best.as_deref(), Some("B1"));
-        assert_eq!(black.first, -CAPTURED);
+        assert_eq!(black.first, 13);
         assert!(black.candidate < black.first);
         // White lives at B1 with two eyes: two points of territory.
         let (best, white) = choose(three, "A2", Color::White, "A1", Counting::Territory);
