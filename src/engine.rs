@@ -158,7 +158,8 @@ pub enum Decision {
     SecondBest,
     /// A neutral point filled before passing (area rules).
     Cleanup,
-    /// The search's move lay in a small enclosed space, and reading it out found better.
+    /// The move comes from reading out the small local games of the endgame (the best
+    /// of the game the search chose, or the biggest of them).
     LocalReading,
 }
 
@@ -600,13 +601,8 @@ fn search_refutes(result: &SearchResult, mv: Move) -> bool {
 
 /// The search's playout ownership of `p` (+1 Black, -1 White).
 fn ownership(game: &Game, result: &SearchResult, p: crate::rules::Point) -> f32 {
-    let size = game.size();
-    let (col, row) = size.col_row(p);
-    result
-        .ownership
-        .get(row * size.get() + col)
-        .copied()
-        .unwrap_or(0.0)
+    let index = game.size().row_major(p);
+    result.ownership.get(index).copied().unwrap_or(0.0)
 }
 
 /// What a judgement depends on.

@@ -36,7 +36,7 @@ pub fn local_games(board: &Board) -> Vec<LocalGame> {
             .collect();
         let small_union = small.iter().fold(Bitboard::EMPTY, |acc, &c| acc | c);
         // Spaces: small areas joined through the chains between them.
-        let mut spaces: Vec<Bitboard> = small.clone();
+        let mut spaces = small;
         for chain in board.chains() {
             let stone = chain.iter().next().expect("a chain has a stone");
             if board.color_at(stone) != Some(defender) {
@@ -146,16 +146,8 @@ pub fn endgame_move(
         Scoring::Area => Counting::Area,
         Scoring::Territory => Counting::Territory,
     };
-    let next_to = |p: Point, c: Color| {
-        board
-            .neighbour_points(p)
-            .into_iter()
-            .any(|q| board.color_at(q) == Some(c))
-    };
-    let dame = |p: Point| {
-        board.color_at(p).is_none() && next_to(p, Color::Black) && next_to(p, Color::White)
-    };
-    let settled = |p: Point| ownership(p).abs() >= FIRMLY || dame(p);
+    let dame = super::neutral_points(board, Bitboard::EMPTY);
+    let settled = |p: Point| ownership(p).abs() >= FIRMLY || dame.contains(p);
     // A wall that the playouts do not give to its owner may fall: not a closed game.
     let alive = |p: Point| {
         let sign = if board.color_at(p) == Some(Color::Black) {

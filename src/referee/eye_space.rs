@@ -133,7 +133,7 @@ pub fn read_game(
         ko: None,
         passed: false,
     };
-    let mine = reader.first_moves(start, sign, candidate);
+    let mine = reader.first_moves(start, sign, candidate, true);
     let theirs = reader.first_moves(
         Node {
             attacker_to_move: !start.attacker_to_move,
@@ -141,6 +141,7 @@ pub fn read_game(
         },
         -sign,
         None,
+        true,
     );
     let verdict = Verdict {
         best: mine.best,
@@ -188,13 +189,15 @@ const SAFE: Set = Set::MAX;
 
 /// The region as a graph of at most `MAX_POINTS` points (bit i is `points[i]`), with what
 /// lies around it: the defender's enclosing chains (all of their liberties inside, so
-/// they can be captured) and walls that hold (chains with a liberty outside).
+/// they can be captured) and walls that hold (chains with two liberties outside).
 struct Space {
     /// Neighbours within the region, per point.
     adjacent: [Set; MAX_POINTS],
     /// Per enclosing chain: the points next to it (its liberties when empty).
     enclosing: [Set; MAX_ENCLOSING],
     enclosing_count: usize,
+    /// Points next to any enclosing chain.
+    near_enclosing: Set,
     /// Points next to a wall that holds, per side: stones there join it and are safe.
     safe_defender: Set,
     safe_attacker: Set,
@@ -218,8 +221,8 @@ impl Space {
     }
 
     /// The space `region` with the `defender`'s chains `enclosing` around it, or `None`
-    /// where it is too large, has an empty point or a chain in atari next to it outside,
-    /// or more than `MAX_ENCLOSING` enclosing chains.
+    /// where it is too large, has next to it an empty point outside or a wall with fewer
+    /// than two liberties outside, or more than `MAX_ENCLOSING` enclosing chains.
     fn new(board: &Board, region: Bitboard, enclosing: Bitboard, defender: Color) -> Option<Space> {
         let points: Vec<Point> = region.iter().collect();
         if points.is_empty() || points.len() > MAX_POINTS || !(region & enclosing).is_empty() {
@@ -243,6 +246,7 @@ impl Space {
             adjacent: [0; MAX_POINTS],
             enclosing: [0; MAX_ENCLOSING],
             enclosing_count: chains.len(),
+            near_enclosing: 0,
             captured: -(points.len() as i32 + 2 * enclosing.count() as i32),
             safe_defender: 0,
             safe_attacker: 0,
@@ -282,6 +286,7 @@ impl Space {
                 }
             }
         }
+        space.near_enclosing = space.enclosing.iter().fold(0, |acc, &t| acc | t);
         Some(space)
     }
 
@@ -293,10 +298,7 @@ impl Space {
 
     /// Points next to the defender: its stones, its enclosing chains and its walls.
     fn near_defender(&self, defender: Set) -> Set {
-        let chains = self.enclosing[..self.enclosing_count]
-            .iter()
-            .fold(0, |acc, &t| acc | t);
-        self.neighbours(defender) | chains | self.safe_defender
+        self.neighbours(defender) | self.near_enclosing | self.safe_defender
     }
 
     fn near_attacker(&self, attacker: Set) -> Set {
@@ -531,15 +533,11 @@ impl<'a> Reader<'a> {
     }
 
     /// The best first move at `node` for the side with sign `sign` (+1 the defender),
-    /// in its points: leaving the game (a pass) unless a move does better; of equal
-    /// moves the one whose follow-up, unanswered, gains most.
-    fn first_moves(&mut self, node: Node, sign: i32, candidate: Option<Point>) -> FirstMoves {
-        self.first_moves_weighing_aji(node, sign, candidate, true)
-    }
-
-    /// `first_moves`; with `weigh_aji`, of equal moves the one that leaves the opponent
-    /// the smallest threat comes first.
-    fn first_moves_weighing_aji(
+    /// in its points: leaving the game (a pass) unless a move does better. Of equal
+    /// moves, with `weigh_aji`, the one that leaves the opponent the smallest threat,
+    /// then the one whose follow-up, unanswered, gains most. With no move gaining, the
+    /// threat is that of the biggest forcing move that loses nothing.
+    fn first_moves(
         &mut self,
         node: Node,
         sign: i32,
@@ -608,8 +606,7 @@ impl<'a> Reader<'a> {
                     };
                     let again = sign * (taken + self.defender_points(again, SCORE_DEPTH - 1));
                     let aji = if weigh_aji {
-                        self.first_moves_weighing_aji(next, -sign, None, false)
-                            .threat
+                        self.first_moves(next, -sign, None, false).threat
                     } else {
                         0
                     };
@@ -659,9 +656,9 @@ impl<'a> Reader<'a> {
 
     /// The defender's points when the local game stops here: each empty area counts for
     /// the one side it touches, and stones under area rules. Under territory rules dead
-    /// stones are taken off first, as prisoners (opposing chains that no enclosing chain
-    /// shares a liberty with, and chains in atari that join nothing), and a seki (opposing
-    /// stones that share a liberty with an enclosing chain) counts for nobody.
+    /// stones are taken off first, as prisoners (opposing chains the defender can fill
+    /// out, and its own chains in atari that join nothing), and a seki (an opposing chain
+    /// it cannot fill out, in a space with enclosing chains) counts for nobody.
     fn count(&self, node: Node) -> i32 {
         let space = self.space;
         let n = |set: Set| set.count_ones() as i32;
@@ -691,7 +688,7 @@ impl<'a> Reader<'a> {
                 let (part, libs) =
                     space.defender_chain(rest & rest.wrapping_neg(), defender, empty);
                 rest &= !part;
-                let joined = (0..space.enclosing_count).any(|k| part & space.enclosing[k] != 0);
+                let joined = part & space.near_enclosing != 0;
                 if libs != SAFE && !joined && libs.count_ones() == 1 {
                     defender &= !part;
                     prisoners -= n(part);
@@ -744,15 +741,11 @@ impl<'a> Reader<'a> {
             };
             wins = self.attacker_wins(pass, depth - 1);
         }
-        let empty = self.space.all & !(node.defender | node.attacker);
         for i in 0..self.space.points.len() as u8 {
             if wins == node.attacker_to_move {
                 break;
             }
-            if empty & (1 << i) == 0 || node.ko == Some(i) {
-                continue;
-            }
-            wins = match self.play(node, i) {
+            wins = match self.legal_play(node, i) {
                 Some(After::Captured) => true,
                 Some(After::Next(next)) => self.attacker_wins(next, depth - 1),
                 None => continue,

@@ -355,7 +355,7 @@ pub fn capturing_move(game: &Game, judgement: &Judgement, color: Color) -> Optio
 /// without eyes, k - 1 with an eye each): filling one leaves the filler two liberties, so
 /// the seki stands; the last ones would be self-ataris.
 pub fn fillable_dame(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
-    neutral_points(game.board(), judgement)
+    neutral_points(game.board(), judgement.dead)
         .iter()
         .find(|&p| safe_to_play(game, p, color))
 }
@@ -365,11 +365,11 @@ fn safe_to_play(game: &Game, p: Point, color: Color) -> bool {
     game.is_legal(color, Move::Play(p)) && game.board().liberties_after(p, color, 2) >= 2
 }
 
-/// Empty points next to living stones of both colours.
-fn neutral_points(board: &Board, judgement: &Judgement) -> Bitboard {
+/// Empty points next to living stones (not `dead`) of both colours.
+fn neutral_points(board: &Board, dead: Bitboard) -> Bitboard {
     let size = board.size();
     let on = board.on_board();
-    let near = |c: Color| (board.stones(c) & !judgement.dead).neighbours(size, &on);
+    let near = |c: Color| (board.stones(c) & !dead).neighbours(size, &on);
     board.empty_points() & near(Color::Black) & near(Color::White)
 }
 
@@ -380,7 +380,7 @@ fn neutral_points(board: &Board, judgement: &Judgement) -> Bitboard {
 pub fn teire(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
     let board = game.board();
     let ours = board.stones(color) & !judgement.dead & !judgement.seki;
-    neutral_points(board, judgement)
+    neutral_points(board, judgement.dead)
         .iter()
         .filter(|&d| safe_to_play(game, d, color.opponent()))
         .find_map(|d| {
@@ -411,10 +411,9 @@ pub fn open_border(game: &Game, judgement: &Judgement) -> Bitboard {
     let firm: Bitboard = neutral
         .iter()
         .filter(|&p| {
-            let (col, row) = size.col_row(p);
             judgement
                 .playout_ownership
-                .get(row * size.get() + col)
+                .get(size.row_major(p))
                 .is_some_and(|o| o.abs() >= FIRMLY)
         })
         .collect();

@@ -111,6 +111,12 @@ impl BoardSize {
         (p.index() % w - 1, p.index() / w - 1)
     }
 
+    /// The index of `p` in a per-point vector laid out like `all_points`.
+    pub fn row_major(self, p: Point) -> usize {
+        let (col, row) = self.col_row(p);
+        row * self.get() + col
+    }
+
     /// All on-board points, row by row from the bottom.
     pub fn all_points(self) -> impl Iterator<Item = Point> {
         let n = self.get();
