@@ -1,4 +1,6 @@
 //! Runs one search on an empty board and prints what it found (a development aid).
+//! Arguments: size, playouts, threads, then `learned` (the built-in model's priors, the
+//! default) or `hand` (the hand-written priors).
 use std::sync::atomic::AtomicBool;
 use yeoul::rules::{BoardSize, Color, Game, Ruleset};
 use yeoul::search::policy::PlayoutPolicy;
@@ -11,7 +13,11 @@ fn main() {
     let threads: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
     let size = BoardSize::new(n).expect("size");
     let game = Game::new(size, Ruleset::Chinese);
-    let mut search = Search::new(PlayoutPolicy::heavy());
+    let knowledge = match args.get(4).map(String::as_str) {
+        Some("hand") => None,
+        _ => Some(yeoul::knowledge::Model::builtin().expect("the built-in model")),
+    };
+    let mut search = Search::new(PlayoutPolicy::heavy()).with_knowledge(knowledge);
     let mut params = SearchParams::for_size(size, playouts);
     params.threads = threads;
     params.early_stop = false;

@@ -1,8 +1,9 @@
 //! The engine: a game, a search that keeps its tree, a level and a clock, and one method
 //! per use case (generate a move, analyse). GTP and the match runner sit on top of it.
 
+use crate::knowledge::{Model, Recent};
 use crate::referee::{self, Effort, Judgement};
-use crate::rules::{BoardSize, Color, Game, Move, Ruleset};
+use crate::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
 use crate::search::policy::PlayoutPolicy;
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{Search, SearchParams, SearchResult};
@@ -10,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -116,6 +118,10 @@ pub struct EngineConfig {
     pub ponder: bool,
     /// Resign hopeless games (at the levels that do); off: play on to two passes.
     pub resign: bool,
+    /// Learned move knowledge: the search's priors and `yeoul-policy`.
+    pub knowledge: Option<Arc<Model>>,
+    /// The search uses the hand-written priors instead of the learned ones (comparisons).
+    pub hand_priors: bool,
 }
 
 impl Default for EngineConfig {
@@ -130,6 +136,8 @@ impl Default for EngineConfig {
             max_memory_mb: 1024,
             ponder: false,
             resign: true,
+            knowledge: Model::builtin().ok(),
+            hand_priors: false,
         }
     }
 }
@@ -182,7 +190,8 @@ impl Engine {
     pub fn new(size: BoardSize, ruleset: Ruleset, config: EngineConfig) -> Engine {
         Engine {
             game: Game::new(size, ruleset),
-            search: Search::new(PlayoutPolicy::heavy()),
+            search: Search::new(PlayoutPolicy::heavy())
+                .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors)),
             rng: Pcg32::seed_from_u64(config.seed),
             config,
             clocks: [Clock::new(TimeControl::None); 2],
@@ -259,6 +268,34 @@ impl Engine {
         &mut self.clocks[color.index()]
     }
 
+    /// The learned probability of each legal move of `color` in the current position,
+    /// best first (`None` without a model).
+    pub fn policy(&self, color: Color) -> Option<Vec<(Point, f32)>> {
+        let model = self.config.knowledge.as_deref()?;
+        let record = self.game.record();
+        let stone = |k: Option<usize>| match k.map(|k| record[k]) {
+            Some((_, Move::Play(p))) => Some(p),
+            _ => None,
+        };
+        let n = record.len();
+        // The recent moves count only when they alternate up to `color`'s turn.
+        let alternating = record.last().is_none_or(|&(c, _)| c != color);
+        let recent = if alternating {
+            Recent {
+                last: stone(n.checked_sub(1)),
+                before: stone(n.checked_sub(2)).filter(|_| stone(n.checked_sub(1)).is_some()),
+            }
+        } else {
+            Recent::default()
+        };
+        Some(crate::knowledge::move_probabilities(
+            model,
+            self.game.board(),
+            color,
+            recent,
+        ))
+    }
+
     /// The last search and what was decided from it.
     pub fn last_search(&self) -> Option<&(SearchResult, Decision)> {
         self.last.as_ref()
@@ -275,6 +312,10 @@ impl Engine {
             ^ (self.game.record().len() as u64).wrapping_mul(0x9E37_79B9)
             ^ self.games_started.wrapping_mul(0xD1B5_4A32_D192_ED03);
         params.deterministic = self.config.deterministic;
+        params.score_utility = Some(crate::search::ScoreUtility {
+            scale: 0.5 * size.get() as f32,
+            weight: 0.2,
+        });
         params.max_nodes =
             (self.config.max_memory_mb << 20) / crate::search::tree::Tree::NODE_BYTES;
         let level_time = self.config.time.unwrap_or(level.settings().time);

@@ -7,8 +7,10 @@
 pub mod bench;
 pub mod engine;
 pub mod gtp;
+pub mod knowledge;
 pub mod match_runner;
 pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod sgf;
+pub mod train;

@@ -1,12 +1,15 @@
 //! The `yeoul` binary: command line, logging, then the chosen job.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
 use yeoul::engine::{Engine, EngineConfig, Level};
+use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::rules::{BoardSize, Ruleset};
+use yeoul::train::{TrainConfig, evaluate, records, train};
 
 #[derive(Parser)]
 #[command(name = "yeoul", version, about = "A Go engine that speaks GTP")]
@@ -56,11 +59,19 @@ struct EngineOptions {
     /// Never resign: play every game out to two passes (matches that check the count).
     #[arg(long, global = true)]
     no_resign: bool,
+    /// A model file from `yeoul train` instead of the built-in one.
+    #[arg(long, global = true)]
+    model: Option<PathBuf>,
+    /// The hand-written priors instead of the learned model (for comparisons).
+    #[arg(long, global = true)]
+    hand_priors: bool,
 }
 
 impl EngineOptions {
     fn config(&self) -> EngineConfig {
         let mut config = EngineConfig {
+            knowledge: Some(load_model(self.model.as_deref())),
+            hand_priors: self.hand_priors,
             level: self.level,
             playouts: self.playouts,
             seed: self.seed,
@@ -117,6 +128,48 @@ enum Command {
         /// Playout policies to measure.
         #[arg(long, value_delimiter = ',', default_values_t = vec![Policy::Light, Policy::Heavy])]
         policies: Vec<Policy>,
+    },
+    /// Learns move knowledge from SGF games (files, collections or folders) and writes a
+    /// model file (see `--model`); prints how well it predicts held-out games.
+    Train {
+        /// SGF files or folders of them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Where the model goes.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Games dated on or after this day (YYYY-MM-DD) are held out for validation
+        /// ("none": the last twentieth of the games).
+        #[arg(long, default_value = "2011-07-01")]
+        validation_from: String,
+        /// Train on at most this many games (drawn with the seed).
+        #[arg(long)]
+        games: Option<usize>,
+        /// Positions the strengths are fitted on (about 4 KB of memory each).
+        #[arg(long, default_value_t = 1_000_000)]
+        positions: usize,
+        /// Shapes played fewer times than this in the training games are left out.
+        #[arg(long, default_value_t = 20)]
+        min_shape_count: u32,
+        /// Most minorization-maximization cycles.
+        #[arg(long, default_value_t = 30)]
+        cycles: usize,
+        /// Validation positions to measure.
+        #[arg(long, default_value_t = 200_000)]
+        validation_positions: usize,
+    },
+    /// Measures how often a model (the built-in one, or --model) predicts the moves of
+    /// SGF games.
+    Predict {
+        /// SGF files or folders of them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Only games dated on or after this day (YYYY-MM-DD).
+        #[arg(long)]
+        from: Option<String>,
+        /// Positions to measure (drawn with the seed).
+        #[arg(long, default_value_t = 200_000)]
+        positions: usize,
     },
     /// Plays yeoul (with the engine options) against another engine and prints a summary.
     Match {
@@ -177,6 +230,38 @@ fn main() {
             seconds,
             policies,
         }) => bench(&sizes, seconds, cli.engine.threads, &policies),
+        Some(Command::Train {
+            inputs,
+            out,
+            validation_from,
+            games,
+            positions,
+            min_shape_count,
+            cycles,
+            validation_positions,
+        }) => {
+            let config = TrainConfig {
+                inputs,
+                validation_from: (validation_from != "none").then_some(validation_from),
+                max_games: games,
+                max_positions: positions,
+                min_shape_count: min_shape_count.max(1),
+                cycles,
+                max_validation_positions: validation_positions,
+                seed: cli.engine.seed,
+            };
+            with_threads(cli.engine.threads, || train_model(&config, &out));
+        }
+        Some(Command::Predict {
+            inputs,
+            from,
+            positions,
+        }) => {
+            let model = load_model(cli.engine.model.as_deref());
+            with_threads(cli.engine.threads, || {
+                predict(&model, &inputs, from.as_deref(), positions, cli.engine.seed)
+            });
+        }
         Some(Command::Match {
             opponent,
             opponent_level,
@@ -221,6 +306,64 @@ fn main() {
             );
         }
     }
+}
+
+/// The model a run uses: `--model PATH`, else the built-in one; a bad file ends the run.
+fn load_model(path: Option<&Path>) -> Arc<Model> {
+    let loaded = match path {
+        Some(p) => Model::load(p).map(Arc::new),
+        None => Model::builtin(),
+    };
+    match loaded {
+        Ok(model) => model,
+        Err(e) => match path {
+            Some(p) => fail(&format!("{}: {e}", p.display())),
+            None => fail(&format!("the built-in model: {e}")),
+        },
+    }
+}
+
+/// Runs `job` on a rayon pool of `threads` (default: all cores).
+fn with_threads<T: Send>(threads: Option<usize>, job: impl FnOnce() -> T + Send) -> T {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t);
+    }
+    match builder.build() {
+        Ok(pool) => pool.install(job),
+        Err(e) => fail(&format!("cannot start threads: {e}")),
+    }
+}
+
+fn train_model(config: &TrainConfig, out: &Path) {
+    match train(config) {
+        Ok((model, report)) => {
+            if let Err(e) = std::fs::write(out, model.to_bytes()) {
+                fail(&format!("cannot write {}: {e}", out.display()));
+            }
+            print!("{report}");
+            println!(
+                "model: {} ({} bytes)",
+                out.display(),
+                model.to_bytes().len()
+            );
+        }
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+fn predict(model: &Model, inputs: &[PathBuf], from: Option<&str>, positions: usize, seed: u64) {
+    let files = records::sgf_files(inputs);
+    let (games, report) = records::read_records(&files, |_| {});
+    let games: Vec<_> = games
+        .into_iter()
+        .filter(|g| from.is_none_or(|f| g.date.as_deref().is_some_and(|d| d >= f)))
+        .collect();
+    eprintln!("{report}; {} games measured", games.len());
+    if games.is_empty() {
+        fail("no games to measure");
+    }
+    print!("{}", evaluate(model, &games, positions, seed));
 }
 
 fn fail(message: &str) -> ! {

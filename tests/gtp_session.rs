@@ -234,3 +234,57 @@ fn genmove_after_a_resignation_still_answers_and_the_game_goes_on() {
     let genmoves = [answers[8], answers[10], answers[12]];
     assert!(genmoves.contains(&"= resign"), "{genmoves:?}");
 }
+
+#[test]
+fn yeoul_policy_lists_legal_moves_best_first_with_probabilities_that_sum_to_at_most_one() {
+    // Black A2 has taken White A1: four stones on the board, A1 a suicide for White.
+    let setup = "boardsize 9\nplay b B1\nplay w A1\nplay b C5\nplay w B2\nplay b A2\n";
+    let out = session(&format!(
+        "{setup}yeoul-policy 100\n1 yeoul-policy 0\n2 yeoul-policy x\n"
+    ));
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let lines: Vec<&str> = answers[6].trim_start_matches("= ").lines().collect();
+    assert_eq!(answers[7], "?1 syntax error");
+    assert_eq!(answers[8], "?2 syntax error");
+    // 81 points less the four stones and the illegal A1.
+    assert!(
+        lines.len() >= 70 && lines.len() <= 77,
+        "{} lines",
+        lines.len()
+    );
+    let mut previous = f64::INFINITY;
+    let mut sum = 0.0;
+    let mut seen = std::collections::HashSet::new();
+    for line in &lines {
+        let (vertex, p) = line.split_once(' ').expect("VERTEX PROBABILITY");
+        let p: f64 = p.parse().expect("a probability");
+        assert!(p <= previous + 1e-9, "not best first: {line}");
+        previous = p;
+        sum += p;
+        assert!(seen.insert(vertex.to_string()), "{vertex} twice");
+        assert!(
+            !["B1", "C5", "B2", "A2"].contains(&vertex),
+            "{vertex} is occupied"
+        );
+    }
+    assert!(sum <= 1.0 + 1e-3 && sum > 0.99, "sum {sum}");
+    let top = session(&format!("{setup}yeoul-policy\n"));
+    assert_eq!(
+        top.split("\n\n").nth(6).map(|a| a.lines().count()),
+        Some(20)
+    );
+}
+
+#[test]
+fn the_gogui_policy_drawing_shades_and_labels_moves() {
+    let out = session("boardsize 9\nplay b E5\nyeoul-gfx_policy\ngogui-analyze_commands\n");
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert!(answers[2].starts_with("= INFLUENCE "), "{}", answers[2]);
+    assert!(answers[2].contains("\nLABEL "), "{}", answers[2]);
+    assert!(
+        answers[2].contains("\nTEXT learned policy: "),
+        "{}",
+        answers[2]
+    );
+    assert!(answers[3].contains("gfx/Learned policy/yeoul-gfx_policy"));
+}

@@ -83,6 +83,8 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("yeoul-benchmark", benchmark),
     ("yeoul-stats", stats),
     ("yeoul-ownership", ownership),
+    ("yeoul-policy", policy),
+    ("yeoul-gfx_policy", gfx_policy),
     ("yeoul-gfx_best", gfx_best),
     ("yeoul-gfx_pv", gfx_pv),
     ("yeoul-gfx_final_status", gfx_final_status),
@@ -101,6 +103,7 @@ const COMMANDS: &[(&str, Handler)] = &[
 const GOGUI_ANALYZE: &[&str] = &[
     "dboard/Ownership/yeoul-ownership",
     "gfx/Best moves/yeoul-gfx_best",
+    "gfx/Learned policy/yeoul-gfx_policy",
     "gfx/Principal variation/yeoul-gfx_pv",
     "gfx/Final status/yeoul-gfx_final_status",
     "plist/Dead stones/final_status_list dead",
@@ -564,6 +567,65 @@ fn ownership(session: &mut Session, args: &[String]) -> Result<String, GtpError>
         out.push('\n');
     }
     Ok(out)
+}
+
+/// The learned probabilities of the side to move's legal moves, best first.
+fn learned_policy(session: &Session) -> Result<Vec<(Point, f32)>, GtpError> {
+    let color = session.engine.game().to_move();
+    session
+        .engine
+        .policy(color)
+        .ok_or_else(|| GtpError::Other("no learned model loaded".into()))
+}
+
+/// `yeoul-policy [N]`: the N (20) most probable moves of the side to move under the
+/// learned model, one `VERTEX PROBABILITY` line each, best first.
+fn policy(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let n = match args {
+        [] => 20,
+        [n] => match n.parse::<usize>() {
+            Ok(n) if n >= 1 => n,
+            _ => return Err(GtpError::Syntax),
+        },
+        _ => return Err(GtpError::Syntax),
+    };
+    let size = session.engine.game().size();
+    Ok(learned_policy(session)?
+        .into_iter()
+        .take(n)
+        .map(|(p, prob)| format!("{} {prob:.4}", size.name(p)))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// The learned policy as GoGui draws it: shading by probability (relative to the best
+/// move), the ten best as percentages, the best in the status bar.
+fn gfx_policy(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    expect_args(args, 0)?;
+    let rated = learned_policy(session)?;
+    let size = session.engine.game().size();
+    let sign = match session.engine.game().to_move() {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    };
+    let Some(&(best, top)) = rated.first() else {
+        return Ok("TEXT no legal move".into());
+    };
+    let shades: Vec<String> = rated
+        .iter()
+        .filter(|r| r.1 >= top * 0.01)
+        .map(|&(p, prob)| format!("{} {:.2}", size.name(p), sign * prob / top))
+        .collect();
+    let mut out = vec![format!("INFLUENCE {}", shades.join(" "))];
+    for &(p, prob) in rated.iter().take(10) {
+        out.push(format!("LABEL {} {:.0}", size.name(p), prob * 100.0));
+    }
+    out.push(format!(
+        "TEXT learned policy: {} {:.1}%",
+        size.name(best),
+        top * 100.0
+    ));
+    Ok(out.join("\n"))
 }
 
 /// The best candidates as GoGui labels (win rate in percent) and a status-bar text.

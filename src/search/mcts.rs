@@ -29,6 +29,8 @@ pub struct Context<'a> {
     pub white_bonus: f64,
     /// See [`super::ScoreUtility`].
     pub score_utility: Option<super::ScoreUtility>,
+    /// Learned move knowledge for the priors (`None`: hand priors).
+    pub knowledge: Option<&'a crate::knowledge::Model>,
 }
 
 /// Per-thread scratch: nothing here is shared, and nothing is allocated per simulation.
@@ -40,6 +42,7 @@ pub struct Worker {
     trace: Vec<(Point, Color)>,
     first_player: Vec<u8>,
     children: Vec<ChildSpec>,
+    strengths: Vec<f32>,
     /// Sum over playouts of +1 (black) / -1 (white) ownership per mailbox cell.
     pub ownership: Vec<i32>,
     /// Sum of final margins (Black minus White, komi included).
@@ -56,6 +59,7 @@ impl Worker {
             trace: Vec::with_capacity(4 * CELLS),
             first_player: vec![0; CELLS],
             children: Vec::with_capacity(CELLS),
+            strengths: Vec::with_capacity(CELLS),
             ownership: vec![0; CELLS],
             margin_sum: 0.0,
             playouts: 0,
@@ -101,8 +105,13 @@ impl Context<'_> {
         let mut color = self.color;
         let mut passes = self.passes_before;
         let mut moves_played = game.record().len();
-        let mut last = match game.record().last() {
+        let record = game.record();
+        let mut last = match record.last() {
             Some(&(c, crate::rules::Move::Play(p))) if c != color => Some(p),
+            _ => None,
+        };
+        let mut before = match record.len().checked_sub(2).map(|k| record[k]) {
+            Some((c, crate::rules::Move::Play(p))) if c == color && last.is_some() => Some(p),
             _ => None,
         };
         w.path.clear();
@@ -136,13 +145,14 @@ impl Context<'_> {
                         game,
                         board: &board,
                         color,
-                        last,
+                        recent: crate::knowledge::Recent { last, before },
                         path: &w.path_keys,
                         allow_pass: moves_played >= self.pass_from_move || passes > 0,
                         policy: self.policy,
                         weights: &self.weights,
+                        knowledge: self.knowledge,
                     };
-                    expansion.children(&mut w.children);
+                    expansion.children(&mut w.children, &mut w.strengths);
                     tree.finish_expansion(node, &w.children);
                     match tree.children(node) {
                         Some(c) => c,
@@ -160,6 +170,7 @@ impl Context<'_> {
                 }
             }
             let mv = tree.node(best).mv();
+            before = last;
             if mv == PASS {
                 board.clear_ko();
                 passes += 1;

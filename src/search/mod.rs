@@ -9,11 +9,13 @@ pub mod priors;
 pub mod time;
 pub mod tree;
 
+use crate::knowledge::Model;
 use crate::rules::{BoardSize, Color, Game, Move, Point, Scoring};
 use mcts::{Context, Worker};
 use policy::PlayoutPolicy;
 use priors::PriorWeights;
 use rayon::prelude::*;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tree::{PASS, ROOT, Tree};
@@ -144,6 +146,8 @@ struct RootKey {
 /// A search engine that keeps its tree between moves.
 pub struct Search {
     policy: PlayoutPolicy,
+    /// Learned move knowledge for the priors (`None`: the hand priors).
+    knowledge: Option<Arc<Model>>,
     tree: Tree,
     /// What the tree's root stands for: the game record, the side to move, and the rule
     /// set and komi its values were counted with.
@@ -154,9 +158,17 @@ impl Search {
     pub fn new(policy: PlayoutPolicy) -> Search {
         Search {
             policy,
+            knowledge: None,
             tree: Tree::new(1),
             root: None,
         }
+    }
+
+    /// The same search with learned priors from `model` (or the hand priors with `None`).
+    pub fn with_knowledge(mut self, model: Option<Arc<Model>>) -> Search {
+        self.knowledge = model;
+        self.root = None;
+        self
     }
 
     pub fn policy(&self) -> &PlayoutPolicy {
@@ -253,12 +265,13 @@ impl Search {
             .map(|_| Tree::new(params.max_nodes / TREES as usize))
             .collect();
         let policy = &self.policy;
+        let knowledge = self.knowledge.as_deref();
         let workers: Vec<Worker> = pool.install(|| {
             trees
                 .par_iter()
                 .enumerate()
                 .map(|(k, tree)| {
-                    let ctx = context_for(policy, game, color, tree, params);
+                    let ctx = context_for(policy, knowledge, game, color, tree, params);
                     let mut worker = Worker::new(mix(params.seed, k as u64));
                     let budget = params.max_playouts / TREES
                         + u64::from((k as u64) < params.max_playouts % TREES);
@@ -269,7 +282,7 @@ impl Search {
                 })
                 .collect()
         });
-        let ctx = context_for(policy, game, color, &trees[0], params);
+        let ctx = context_for(policy, knowledge, game, color, &trees[0], params);
         let tree_refs: Vec<&Tree> = trees.iter().collect();
         let mut result = summarize(&ctx, &tree_refs, &workers, started);
         result.stats.threads = params.threads.max(1);
@@ -283,12 +296,20 @@ impl Search {
         tree: &'a Tree,
         params: &SearchParams,
     ) -> Context<'a> {
-        context_for(&self.policy, game, color, tree, params)
+        context_for(
+            &self.policy,
+            self.knowledge.as_deref(),
+            game,
+            color,
+            tree,
+            params,
+        )
     }
 }
 
 fn context_for<'a>(
     policy: &'a PlayoutPolicy,
+    knowledge: Option<&'a Model>,
     game: &'a Game,
     color: Color,
     tree: &'a Tree,
@@ -317,6 +338,7 @@ fn context_for<'a>(
         komi: game.komi(),
         white_bonus,
         score_utility: params.score_utility,
+        knowledge,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::policy::PlayoutPolicy;
 use super::tree::{ChildSpec, PASS};
+use crate::knowledge::{Model, Position, Recent};
 use crate::rules::{Bitboard, Board, Cell, Color, Game, KoRule, Point};
 
 /// Prior weights, in visits; `even` is Pachi's E.
@@ -20,6 +21,9 @@ pub struct PriorWeights {
     pub locality: [u32; 3],
     /// In an empty area: value-0 visits on the first line, value-1 visits on the third.
     pub opening_lines: u32,
+    /// With learned knowledge (instead of every hand prior but `even`): a move the model
+    /// gives probability p gets `learned * sqrt(p)` value-1 visits (Pachi's pattern prior).
+    pub learned: f32,
 }
 
 impl PriorWeights {
@@ -33,6 +37,7 @@ impl PriorWeights {
             self_atari: e,
             locality: [e, e / 2, e / 4],
             opening_lines: e,
+            learned: 10.0 * e as f32,
         }
     }
 }
@@ -42,22 +47,29 @@ pub struct Expansion<'a> {
     pub game: &'a Game,
     pub board: &'a Board,
     pub color: Color,
-    /// The opponent's last stone, if the last move was one.
-    pub last: Option<Point>,
+    /// The opponent's last stone, if the last move was one, and the mover's stone before.
+    pub recent: Recent,
     /// Positions (hash, side to move) on the tree path above, for superko and cycles.
     pub path: &'a [(u64, Color)],
     /// Whether a pass is a candidate here.
     pub allow_pass: bool,
     pub policy: &'a PlayoutPolicy,
     pub weights: &'a PriorWeights,
+    /// Learned move knowledge for the priors (`None`: the hand priors).
+    pub knowledge: Option<&'a Model>,
 }
 
 impl Expansion<'_> {
     /// Appends one child per legal move that does not fill an own true eye (superko
     /// repetitions dropped; under simple ko, repetitions flagged as cycles), plus a pass
     /// when allowed or when nothing else is legal.
-    pub fn children(&self, out: &mut Vec<ChildSpec>) {
+    /// `strengths` is scratch for the learned priors.
+    pub fn children(&self, out: &mut Vec<ChildSpec>, strengths: &mut Vec<f32>) {
         out.clear();
+        strengths.clear();
+        let position = self
+            .knowledge
+            .map(|_| Position::new(self.board, self.color, self.recent));
         let board = self.board;
         let suicide = self.game.ruleset().suicide();
         let ko_rule = self.game.ruleset().ko_rule();
@@ -85,13 +97,28 @@ impl Expansion<'_> {
                 }
                 _ => false,
             };
-            let (visits, half_wins) = self.prior(p, &near_stones);
+            let (visits, half_wins) = match (self.knowledge, &position) {
+                (Some(model), Some(position)) => {
+                    strengths.push(model.move_strength(position, p));
+                    (0, 0)
+                }
+                _ => self.prior(p, &near_stones),
+            };
             out.push(ChildSpec {
                 mv: p.index() as u16,
                 prior_visits: visits,
                 prior_half_wins: half_wins,
                 cycle,
             });
+        }
+        if !strengths.is_empty() {
+            let total: f32 = strengths.iter().sum();
+            let (even, scale) = (self.weights.even, self.weights.learned);
+            for (spec, &s) in out.iter_mut().zip(strengths.iter()) {
+                let visits = (scale * (s / total).sqrt()).round() as u32;
+                spec.prior_visits = even + visits;
+                spec.prior_half_wins = even + 2 * visits;
+            }
         }
         if self.allow_pass || out.is_empty() {
             let e = self.weights.even;
@@ -140,7 +167,7 @@ impl Expansion<'_> {
         }
         let size = board.size();
         let (col, row) = size.col_row(p);
-        if let Some(last) = self.last {
+        if let Some(last) = self.recent.last {
             let (lc, lr) = size.col_row(last);
             let d = col.abs_diff(lc).max(row.abs_diff(lr));
             if (1..=3).contains(&d) {

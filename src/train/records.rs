@@ -1,0 +1,331 @@
+//! Game records for training: SGF files and collections (many games in one file), or
+//! folders of them. A record that cannot be a clean 19x19 even game (broken SGF, another
+//! size, handicap or set-up stones, an illegal move, moves out of turn) is skipped and
+//! counted, with its file named on stderr; reading never panics.
+
+use crate::rules::{Board, BoardSize, Color, Point, Suicide};
+use rayon::prelude::*;
+use sgf_parse::go::{self, Prop};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One game: its moves (`None` a pass), its date (`YYYY-MM-DD` when the record has one),
+/// and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub moves: Vec<Option<Point>>,
+    pub date: Option<String>,
+    pub source: String,
+}
+
+impl Record {
+    /// The colour that plays move `i` (Black first: even games only).
+    pub fn color(i: usize) -> Color {
+        if i.is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+}
+
+/// Why a record was skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Skip {
+    Unreadable,
+    NotSgf,
+    NotNineteen,
+    Handicap,
+    OutOfTurn,
+    IllegalMove,
+    NoMoves,
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Skip::Unreadable => "unreadable file",
+            Skip::NotSgf => "broken SGF",
+            Skip::NotNineteen => "not 19x19",
+            Skip::Handicap => "handicap or set-up stones",
+            Skip::OutOfTurn => "moves out of turn",
+            Skip::IllegalMove => "illegal move",
+            Skip::NoMoves => "no moves",
+        })
+    }
+}
+
+/// What reading found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadReport {
+    pub files: usize,
+    pub games: usize,
+    pub skipped: BTreeMap<Skip, usize>,
+}
+
+impl ReadReport {
+    pub fn skipped_total(&self) -> usize {
+        self.skipped.values().sum()
+    }
+}
+
+impl fmt::Display for ReadReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} files, {} games read, {} skipped",
+            self.files,
+            self.games,
+            self.skipped_total()
+        )?;
+        for (why, n) in &self.skipped {
+            write!(f, "; {n} {why}")?;
+        }
+        Ok(())
+    }
+}
+
+/// SGF files under `paths` (folders searched recursively for `*.sgf`), in a fixed order.
+pub fn sgf_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            collect(path, &mut files);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        log::warn!("cannot read the folder {}", dir.display());
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+            out.push(p);
+        }
+    }
+}
+
+/// Every game of every file, in file order, and what was skipped.
+pub fn read_records(
+    files: &[PathBuf],
+    mut progress: impl FnMut(usize),
+) -> (Vec<Record>, ReadReport) {
+    let mut report = ReadReport {
+        files: files.len(),
+        ..ReadReport::default()
+    };
+    let mut records = Vec::new();
+    for file in files {
+        let bytes = match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                log::warn!("skipped {}: {e}", file.display());
+                *report.skipped.entry(Skip::Unreadable).or_default() += 1;
+                continue;
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let trees = split_collection(&text);
+        if trees.is_empty() {
+            log::warn!("skipped {}: no game in the file", file.display());
+            *report.skipped.entry(Skip::NotSgf).or_default() += 1;
+            continue;
+        }
+        let name = file.display().to_string();
+        let results: Vec<Result<Record, Skip>> = trees
+            .par_iter()
+            .enumerate()
+            .map(|(k, tree)| read_record(tree, &format!("{name}#{}", k + 1)))
+            .collect();
+        for (k, result) in results.into_iter().enumerate() {
+            match result {
+                Ok(record) => {
+                    report.games += 1;
+                    records.push(record);
+                }
+                Err(why) => {
+                    log::warn!("skipped {name} game {}: {why}", k + 1);
+                    *report.skipped.entry(why).or_default() += 1;
+                }
+            }
+        }
+        progress(trees.len());
+    }
+    (records, report)
+}
+
+/// The game trees of a collection, as texts: top-level `( ... )` with property values
+/// (which may hold brackets and parentheses, escaped or not) skipped over.
+pub fn split_collection(text: &str) -> Vec<&str> {
+    let mut trees = Vec::new();
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut in_value = false;
+    let mut k = 0;
+    while k < bytes.len() {
+        let b = bytes[k];
+        if in_value {
+            match b {
+                b'\\' => k += 1,
+                b']' => in_value = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'[' if depth > 0 => in_value = true,
+                b'(' => {
+                    if depth == 0 {
+                        start = k;
+                    }
+                    depth += 1;
+                }
+                b')' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        trees.push(&text[start..=k]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        k += 1;
+    }
+    trees
+}
+
+/// One game tree's main line as a record.
+pub fn read_record(text: &str, source: &str) -> Result<Record, Skip> {
+    let trees = go::parse(text).map_err(|_| Skip::NotSgf)?;
+    let root = trees.first().ok_or(Skip::NotSgf)?;
+    let mut date = None;
+    for prop in root.properties() {
+        match prop {
+            Prop::SZ((19, 19)) => {}
+            Prop::SZ(_) => return Err(Skip::NotNineteen),
+            Prop::HA(h) if *h >= 2 => return Err(Skip::Handicap),
+            Prop::DT(text) => date = normalise_date(&text.text),
+            _ => {}
+        }
+    }
+    let size = BoardSize::NINETEEN;
+    let mut board = Board::new(size);
+    let mut moves = Vec::new();
+    for node in root.main_variation() {
+        for prop in node.properties() {
+            let (color, m) = match prop {
+                Prop::AB(_) | Prop::AW(_) | Prop::AE(_) => return Err(Skip::Handicap),
+                Prop::B(m) => (Color::Black, m),
+                Prop::W(m) => (Color::White, m),
+                Prop::Invalid(id, _) if id == "B" || id == "W" => return Err(Skip::NotSgf),
+                _ => continue,
+            };
+            if color != Record::color(moves.len()) {
+                return Err(Skip::OutOfTurn);
+            }
+            let point = match m {
+                go::Move::Pass => None,
+                go::Move::Move(p) if (p.x, p.y) == (19, 19) => None,
+                go::Move::Move(p) => {
+                    let (x, y) = (p.x as usize, p.y as usize);
+                    let point = size
+                        .point(x, 18usize.checked_sub(y).ok_or(Skip::IllegalMove)?)
+                        .map_err(|_| Skip::IllegalMove)?;
+                    board
+                        .play(point, color, Suicide::Forbidden)
+                        .map_err(|_| Skip::IllegalMove)?;
+                    Some(point)
+                }
+            };
+            if point.is_none() {
+                board.clear_ko();
+            }
+            moves.push(point);
+        }
+    }
+    if moves.iter().all(Option::is_none) {
+        return Err(Skip::NoMoves);
+    }
+    Ok(Record {
+        moves,
+        date,
+        source: source.to_string(),
+    })
+}
+
+/// `2003.09.25`, `2003-09-25` or `2003/09/25,...` as `2003-09-25`.
+fn normalise_date(text: &str) -> Option<String> {
+    let t: String = text.trim().chars().take(10).collect();
+    let t = t.replace(['.', '/'], "-");
+    let ok = t.len() == 10
+        && t.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    ok.then_some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_collection_splits_into_its_games_whatever_the_values_hold() {
+        let text = "(;GM[1]C[a ) and a \\] inside];B[aa])\n(;B[bb](;W[cc])(;W[dd]))junk(";
+        let trees = split_collection(text);
+        assert_eq!(trees.len(), 2);
+        assert!(trees[1].ends_with("(;W[dd]))"));
+    }
+
+    #[test]
+    fn good_records_read_and_bad_ones_say_why() {
+        let good = read_record("(;SZ[19]DT[2005.03.01];B[pd];W[dp];B[];W[pp])", "t").expect("ok");
+        assert_eq!(good.moves.len(), 4);
+        assert_eq!(good.moves[2], None);
+        assert_eq!(good.date.as_deref(), Some("2005-03-01"));
+        let cases = [
+            ("(;SZ[9];B[ee])", Skip::NotNineteen),
+            ("(;SZ[19]HA[3];W[pd])", Skip::Handicap),
+            ("(;SZ[19]AB[dd][pp];W[pd])", Skip::Handicap),
+            ("(;SZ[19];B[pd];B[dd])", Skip::OutOfTurn),
+            ("(;SZ[19];B[pd];W[pd])", Skip::IllegalMove),
+            ("(;SZ[19]C[nothing])", Skip::NoMoves),
+            ("(;SZ[19];B[pd", Skip::NotSgf),
+            ("\u{0}\u{1}garbage", Skip::NotSgf),
+        ];
+        for (text, why) in cases {
+            assert_eq!(read_record(text, "t"), Err(why), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_folder_with_broken_files_is_read_with_the_skips_counted() {
+        let dir = std::env::temp_dir().join(format!("yeoul-records-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).expect("temp dir");
+        std::fs::write(dir.join("a.sgf"), "(;SZ[19];B[pd];W[dd])(;SZ[13];B[dd])").expect("write");
+        std::fs::write(dir.join("sub/b.SGF"), [0xff, 0xfe, 0x00, b'(', b';']).expect("write");
+        std::fs::write(dir.join("empty.sgf"), "").expect("write");
+        std::fs::write(dir.join("notes.txt"), "(;SZ[19];B[pd])").expect("write");
+        let files = sgf_files(std::slice::from_ref(&dir));
+        assert_eq!(files.len(), 3);
+        let (records, report) = read_records(&files, |_| {});
+        assert_eq!(records.len(), 1);
+        assert_eq!(report.games, 1);
+        assert_eq!(report.skipped.get(&Skip::NotNineteen), Some(&1));
+        assert_eq!(report.skipped_total(), 3);
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+}
