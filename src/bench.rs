@@ -32,6 +32,8 @@ pub enum PlayoutKind {
     Light,
     /// [`PlayoutPolicy::heavy`]: captures, escapes, nakade, 3x3 patterns, no bad self-atari.
     Heavy,
+    /// The heavy policy drawing its 3x3 pattern move by the built-in model's γ.
+    Learned,
 }
 
 impl PlayoutKind {
@@ -39,6 +41,7 @@ impl PlayoutKind {
         match self {
             PlayoutKind::Light => "light",
             PlayoutKind::Heavy => "heavy",
+            PlayoutKind::Learned => "learned",
         }
     }
 }
@@ -102,7 +105,12 @@ pub fn measure(
     threads: usize,
     duration: Duration,
 ) -> BenchRow {
-    let policy = PlayoutPolicy::heavy();
+    let mut policy = PlayoutPolicy::heavy();
+    if kind == PlayoutKind::Learned {
+        policy.shape_gammas = crate::knowledge::Model::builtin()
+            .ok()
+            .map(|m| m.tactical_gammas());
+    }
     let (board, to_move, played) = start_position(size, start);
     let limits = PlayoutLimits::for_game_at(size, played);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -126,7 +134,7 @@ pub fn measure(
                             PlayoutKind::Light => {
                                 light_playout(&mut scratch, to_move, limits, &mut rng)
                             }
-                            PlayoutKind::Heavy => {
+                            PlayoutKind::Heavy | PlayoutKind::Learned => {
                                 trace.clear();
                                 playout(
                                     &mut scratch,

@@ -122,6 +122,8 @@ pub struct EngineConfig {
     pub knowledge: Option<Arc<Model>>,
     /// The search uses the hand-written priors instead of the learned ones (comparisons).
     pub hand_priors: bool,
+    /// The playouts draw their 3x3 pattern move by the learned γ.
+    pub learned_playouts: bool,
 }
 
 impl Default for EngineConfig {
@@ -138,6 +140,7 @@ impl Default for EngineConfig {
             resign: true,
             knowledge: Model::builtin().ok(),
             hand_priors: false,
+            learned_playouts: false,
         }
     }
 }
@@ -190,7 +193,7 @@ impl Engine {
     pub fn new(size: BoardSize, ruleset: Ruleset, config: EngineConfig) -> Engine {
         Engine {
             game: Game::new(size, ruleset),
-            search: Search::new(PlayoutPolicy::heavy())
+            search: Search::new(playout_policy(&config))
                 .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors)),
             rng: Pcg32::seed_from_u64(config.seed),
             config,
@@ -312,6 +315,7 @@ impl Engine {
             ^ (self.game.record().len() as u64).wrapping_mul(0x9E37_79B9)
             ^ self.games_started.wrapping_mul(0xD1B5_4A32_D192_ED03);
         params.deterministic = self.config.deterministic;
+        // Points count a little besides the win: no slack moves once ahead.
         params.score_utility = Some(crate::search::ScoreUtility {
             scale: 0.5 * size.get() as f32,
             weight: 0.2,
@@ -608,6 +612,15 @@ impl Engine {
         self.judgement = Some((key, quick, judgement.clone()));
         judgement
     }
+}
+
+/// The heavy playout policy, with the learned shape weights when asked.
+fn playout_policy(config: &EngineConfig) -> PlayoutPolicy {
+    let mut policy = PlayoutPolicy::heavy();
+    if config.learned_playouts {
+        policy.shape_gammas = config.knowledge.as_ref().map(|m| m.tactical_gammas());
+    }
+    policy
 }
 
 /// A search win rate below which no move saves the game: passing costs nothing then.

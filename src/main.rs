@@ -65,6 +65,10 @@ struct EngineOptions {
     /// The hand-written priors instead of the learned model (for comparisons).
     #[arg(long, global = true)]
     hand_priors: bool,
+    /// Playouts draw their 3x3 pattern move by the learned γ (an experiment: off by
+    /// default, see BENCHMARKS.md).
+    #[arg(long, global = true)]
+    learned_playouts: bool,
 }
 
 impl EngineOptions {
@@ -72,6 +76,7 @@ impl EngineOptions {
         let mut config = EngineConfig {
             knowledge: Some(load_model(self.model.as_deref())),
             hand_priors: self.hand_priors,
+            learned_playouts: self.learned_playouts,
             level: self.level,
             playouts: self.playouts,
             seed: self.seed,
@@ -204,6 +209,7 @@ enum Command {
 enum Policy {
     Light,
     Heavy,
+    Learned,
 }
 
 impl std::fmt::Display for Policy {
@@ -211,6 +217,7 @@ impl std::fmt::Display for Policy {
         f.write_str(match self {
             Policy::Light => "light",
             Policy::Heavy => "heavy",
+            Policy::Learned => "learned",
         })
     }
 }
@@ -428,6 +435,7 @@ fn bench(sizes: &[usize], seconds: f64, threads: Option<usize>, policies: &[Poli
         let kind = match policy {
             Policy::Light => PlayoutKind::Light,
             Policy::Heavy => PlayoutKind::Heavy,
+            Policy::Learned => PlayoutKind::Learned,
         };
         for &n in sizes {
             let Ok(size) = BoardSize::new(n) else {

@@ -347,6 +347,36 @@ impl<'a> Position<'a> {
     }
 }
 
+/// The tactical shape of an empty point `p` for `color`, read straight off the board
+/// (the playouts' way: no [`Position`] to build).
+#[inline]
+pub fn tactical_on_board(board: &Board, color: Color, p: Point) -> u32 {
+    let g = Geometry::get();
+    let stride = board.size().stride() as isize;
+    let mut parts = [0u8; 8];
+    for (k, part) in parts.iter_mut().enumerate() {
+        let (dx, dy) = g.offsets[k];
+        let q =
+            Point::from_index((p.index() as isize + dy as isize * stride + dx as isize) as usize);
+        let diagonal = k >= 4;
+        *part = match board.cell(q) {
+            Cell::Off if diagonal => OFF,
+            Cell::Off => NEIGHBOUR_OFF,
+            Cell::Empty if diagonal => super::shape::EMPTY,
+            Cell::Empty => NEIGHBOUR_EMPTY,
+            Cell::Stone(c) if diagonal => {
+                if c == color {
+                    OWN
+                } else {
+                    OPPONENT
+                }
+            }
+            Cell::Stone(c) => neighbour_code(c == color, board.liberties_up_to(q, 3) as u8),
+        };
+    }
+    tactical_code(&parts)
+}
+
 /// Shape sizes, for callers that iterate over them.
 pub const SHAPE_SIZES: usize = SIZES;
 
@@ -579,5 +609,8 @@ mod tests {
         let code2 = pos2.tactical(at(&mirrored, "C3"));
         assert_eq!(canonical_tactical(g, code), canonical_tactical(g, code2));
         assert_ne!(code, pos.tactical(at(&b, "D3")));
+        for q in b.empty_points().iter() {
+            assert_eq!(tactical_on_board(&b, Color::Black, q), pos.tactical(q));
+        }
     }
 }

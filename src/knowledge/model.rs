@@ -15,7 +15,7 @@
 //! | a note: length, UTF-8 text | 4 + n |
 //! | FNV-1a 64 of everything before | 8 |
 
-use super::features::{LEVEL_GROUPS, LEVELS, NONE, Position};
+use super::features::{DISTANCE_LAST, LEVEL_GROUPS, LEVELS, NONE, Position};
 use super::shape::{
     Geometry, RING_END, SIZES, TACTICAL_BITS, canonical_tactical, orient_tactical, pack,
     packed_len, unpack,
@@ -29,7 +29,7 @@ const MAGIC: &[u8; 8] = b"YEOULMOD";
 const FORMAT_VERSION: u32 = 1;
 /// Changes whenever a feature's meaning changes: a model trained on other features is
 /// refused rather than misread.
-pub const FEATURES_VERSION: u32 = 1;
+pub const FEATURES_VERSION: u32 = 2;
 
 /// All groups: the fixed ones, then the tactical 3x3 shapes, then the large shapes.
 pub const GROUPS: usize = LEVEL_GROUPS + 2;
@@ -81,7 +81,8 @@ impl std::error::Error for ModelError {}
 
 /// The features of one move, group by group: a level per fixed group ([`NONE`] where it
 /// does not apply), then the tactical shape and the shape, as indices within their groups
-/// (0: unknown tactical shape, no known shape).
+/// (0: unknown tactical shape, no known shape; the tactical shapes of moves next to the
+/// last move, d <= 3, come after all the others).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Team {
     pub levels: [u8; LEVEL_GROUPS],
@@ -184,7 +185,8 @@ impl Model {
         let mut offsets = [0usize; GROUPS + 1];
         for g in 0..GROUPS {
             let len = match g {
-                TACTICAL_GROUP => dictionary.tactical.len() + 1,
+                // Each known code twice: with the last move inside the 3x3 or not.
+                TACTICAL_GROUP => 2 * (dictionary.tactical.len() + 1),
                 SHAPE_GROUP => dictionary.shapes.len() + 1,
                 _ => LEVELS[g],
             };
@@ -298,11 +300,29 @@ impl Model {
             // Every shape's smaller part is known too (it was seen at least as often).
             None => false,
         });
+        let levels = position.levels(p);
+        let near = levels[DISTANCE_LAST] <= 1;
         Team {
-            levels: position.levels(p),
-            tactical: self.tactical_lookup[position.tactical(p) as usize],
+            levels,
+            tactical: self.tactical_lookup[position.tactical(p) as usize]
+                + if near { self.tactical_span() } else { 0 },
             shape,
         }
+    }
+
+    /// Tactical features of each kind: the known codes and the unknown one.
+    fn tactical_span(&self) -> u32 {
+        self.dictionary.tactical.len() as u32 + 1
+    }
+
+    /// The γ of every tactical shape code as it lies, for a move next to the last one
+    /// (for the playouts: one load).
+    pub fn tactical_gammas(&self) -> Box<[f32]> {
+        let base = self.offsets[TACTICAL_GROUP] + self.tactical_span() as usize;
+        self.tactical_lookup
+            .iter()
+            .map(|&local| self.gammas[base + local as usize])
+            .collect()
     }
 
     /// A team's strength: the product of its γ.

@@ -361,6 +361,34 @@ impl Board {
         (liberty != 0).then(|| Point::from_index(liberty))
     }
 
+    /// Liberties of the chain through the stone at `p`, counted up to `limit` (at most 8).
+    pub fn liberties_up_to(&self, p: Point, limit: usize) -> usize {
+        let i = p.index();
+        if self.cells[i] >= EMPTY {
+            return 0;
+        }
+        let mut found = [0usize; 8];
+        let limit = limit.min(found.len());
+        let mut n = 0;
+        let id = self.chain[i] as usize;
+        let mut s = id;
+        loop {
+            for r in self.neighbours(s) {
+                if self.cells[r] == EMPTY && !found[..n].contains(&r) {
+                    found[n] = r;
+                    n += 1;
+                    if n >= limit {
+                        return n;
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == id {
+                return n;
+            }
+        }
+    }
+
     /// Liberties the chain of a stone of `color` at the empty point `p` would have, counted
     /// up to `limit` (a capture counts the captured neighbours as liberties; a move that
     /// would be illegal still gets a count). For self-atari and escape tests.

@@ -71,8 +71,8 @@ impl SearchParams {
 /// `weight`, as a win drawn with probability `1 / (1 + e^(-m / scale))` for a margin of `m`
 /// points above komi, else as a plain win or loss. With weight 1 the search fights for
 /// every point even when the game is won or lost either way (the arbiter's searches).
-/// (Genmove uses none: a weight of 0.2 or 0.5 left GNU Go's seki suite within its
-/// seed-to-seed noise of 68-75/132.)
+/// Genmove uses weight 0.2 at scale n/2, so that a won game is not given away point by
+/// point (measured against GNU Go in BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScoreUtility {
     pub scale: f32,
@@ -338,9 +338,13 @@ fn context_for<'a>(
         komi: game.komi(),
         white_bonus,
         score_utility: params.score_utility,
-        knowledge,
+        knowledge: knowledge.filter(|_| n >= LEARNED_PRIORS_FROM),
     }
 }
+
+/// The smallest board the learned priors are used on: the model comes from 19x19 games
+/// and was measured to help on 9x9 and 19x19; smaller boards keep the hand priors.
+pub const LEARNED_PRIORS_FROM: usize = 9;
 
 /// A seed for stream `k` derived from `seed` (splitmix64 of both).
 fn mix(seed: u64, k: u64) -> u64 {

@@ -4,6 +4,7 @@
 
 use super::patterns::PatternTable;
 use super::playout::sample_empty_point;
+use crate::knowledge::features::tactical_on_board;
 use crate::rules::{Board, Cell, Color, Point, Suicide};
 use rand::Rng;
 use rand_pcg::Pcg32;
@@ -24,6 +25,9 @@ pub struct PlayoutPolicy {
     pub avoid_self_atari: bool,
     /// Largest chain a self-atari may create (when `avoid_self_atari` is on).
     pub self_atari_max_stones: u32,
+    /// Learned γ of the 3x3 tactical shapes (by raw code): the pattern move is drawn in
+    /// proportion to them instead of uniformly.
+    pub shape_gammas: Option<Box<[f32]>>,
     table: PatternTable,
 }
 
@@ -37,6 +41,7 @@ impl PlayoutPolicy {
             patterns: true,
             avoid_self_atari: true,
             self_atari_max_stones: 2,
+            shape_gammas: None,
             table: PatternTable::mogo(),
         }
     }
@@ -107,7 +112,13 @@ impl PlayoutPolicy {
                         candidates.push(q);
                     }
                 }
-                if let Some(p) = candidates.pick(board, color, suicide, rng) {
+                let chosen = match &self.shape_gammas {
+                    Some(gammas) => candidates.pick_weighted(board, color, suicide, rng, |q| {
+                        gammas[tactical_on_board(board, color, q) as usize]
+                    }),
+                    None => candidates.pick(board, color, suicide, rng),
+                };
+                if let Some(p) = chosen {
                     return Some(p);
                 }
             }
@@ -196,6 +207,41 @@ impl Candidates {
             self.points[self.len] = Some(p);
             self.len += 1;
         }
+    }
+
+    /// A legal candidate drawn in proportion to `weight` (emptied afterwards either way).
+    fn pick_weighted(
+        &mut self,
+        board: &Board,
+        color: Color,
+        suicide: Suicide,
+        rng: &mut Pcg32,
+        weight: impl Fn(Point) -> f32,
+    ) -> Option<Point> {
+        let mut weights = [0f32; 16];
+        let n = self.len;
+        self.len = 0;
+        for (w, p) in weights.iter_mut().zip(self.points[..n].iter().flatten()) {
+            if board.is_legal(*p, color, suicide) && !board.is_true_eye(*p, color) {
+                *w = weight(*p);
+            }
+        }
+        let total: f32 = weights.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut x = rng.random::<f32>() * total;
+        let mut chosen = None;
+        for (&w, &p) in weights.iter().zip(self.points[..n].iter()) {
+            if w > 0.0 {
+                chosen = p;
+                x -= w;
+                if x <= 0.0 {
+                    break;
+                }
+            }
+        }
+        chosen
     }
 
     /// A uniformly random legal candidate (emptied afterwards either way).
@@ -311,6 +357,44 @@ mod tests {
         for choice in choices(policy, diagram, color, last) {
             assert_eq!(choice.as_deref(), Some(expected));
         }
+    }
+
+    #[test]
+    fn a_weighted_pick_follows_the_weights_and_skips_illegal_points() {
+        let board = parse_diagram(
+            ". . . . .
+             . . . . .
+             . . X . .
+             . X . X .
+             . . X . .",
+        )
+        .unwrap();
+        let (c2, a1, e5) = (
+            point(&board, "C2"),
+            point(&board, "A1"),
+            point(&board, "E5"),
+        );
+        let mut counts = [0; 3];
+        for seed in 0..400 {
+            let mut rng = Pcg32::seed_from_u64(seed);
+            let mut candidates = Candidates::default();
+            for p in [c2, a1, e5] {
+                candidates.push(p);
+            }
+            // C2 is a suicide for White (its four neighbours are Black): never chosen.
+            let chosen =
+                candidates.pick_weighted(&board, Color::White, Suicide::Forbidden, &mut rng, |p| {
+                    if p == a1 { 3.0 } else { 1.0 }
+                });
+            let k = [c2, a1, e5]
+                .iter()
+                .position(|&p| Some(p) == chosen)
+                .unwrap();
+            counts[k] += 1;
+        }
+        assert_eq!(counts[0], 0);
+        // A1 three times as often as E5: 300 and 100 expected.
+        assert!((250..350).contains(&counts[1]), "{counts:?}");
     }
 
     #[test]

