@@ -275,22 +275,7 @@ impl Engine {
     /// best first (`None` without a model).
     pub fn policy(&self, color: Color) -> Option<Vec<(Point, f32)>> {
         let model = self.config.knowledge.as_deref()?;
-        let record = self.game.record();
-        let stone = |k: Option<usize>| match k.map(|k| record[k]) {
-            Some((_, Move::Play(p))) => Some(p),
-            _ => None,
-        };
-        let n = record.len();
-        // The recent moves count only when they alternate up to `color`'s turn.
-        let alternating = record.last().is_none_or(|&(c, _)| c != color);
-        let recent = if alternating {
-            Recent {
-                last: stone(n.checked_sub(1)),
-                before: stone(n.checked_sub(2)).filter(|_| stone(n.checked_sub(1)).is_some()),
-            }
-        } else {
-            Recent::default()
-        };
+        let recent = Recent::from_record(self.game.record(), color);
         Some(crate::knowledge::move_probabilities(
             model,
             self.game.board(),

@@ -1,6 +1,7 @@
 //! The `yeoul` binary: command line, logging, then the chosen job.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -247,9 +248,11 @@ fn main() {
             cycles,
             validation_positions,
         }) => {
+            let validation_from =
+                (validation_from != "none").then(|| date_argument(&validation_from));
             let config = TrainConfig {
                 inputs,
-                validation_from: (validation_from != "none").then_some(validation_from),
+                validation_from,
                 max_games: games,
                 max_positions: positions,
                 min_shape_count: min_shape_count.max(1),
@@ -266,6 +269,7 @@ fn main() {
         }) => {
             let model = load_model(cli.engine.model.as_deref());
             with_threads(cli.engine.threads, || {
+                let from = from.as_deref().map(date_argument);
                 predict(&model, &inputs, from.as_deref(), positions, cli.engine.seed)
             });
         }
@@ -342,18 +346,24 @@ fn with_threads<T: Send>(threads: Option<usize>, job: impl FnOnce() -> T + Send)
     }
 }
 
+/// A date given on the command line, as the records' dates are compared (`YYYY-MM-DD`).
+fn date_argument(text: &str) -> String {
+    records::normalise_date(text)
+        .unwrap_or_else(|| fail(&format!("{text}: not a date (YYYY-MM-DD)")))
+}
+
 fn train_model(config: &TrainConfig, out: &Path) {
+    // Opened first: a path that cannot be written fails now, not after the training.
+    let mut file = std::fs::File::create(out)
+        .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", out.display())));
     match train(config) {
         Ok((model, report)) => {
-            if let Err(e) = std::fs::write(out, model.to_bytes()) {
+            let bytes = model.to_bytes();
+            if let Err(e) = file.write_all(&bytes) {
                 fail(&format!("cannot write {}: {e}", out.display()));
             }
             print!("{report}");
-            println!(
-                "model: {} ({} bytes)",
-                out.display(),
-                model.to_bytes().len()
-            );
+            println!("model: {} ({} bytes)", out.display(), bytes.len());
         }
         Err(e) => fail(&e.to_string()),
     }

@@ -11,24 +11,12 @@ use super::shape::{
     GRID_CELLS, GRID_WIDTH, Geometry, MARGIN, NEIGHBOUR_EMPTY, NEIGHBOUR_OFF, OFF, OPPONENT, OWN,
     POINTS, RING_END, SIZES, neighbour_code, tactical_code,
 };
-use crate::rules::{Bitboard, Board, CELLS, Cell, Color, Point};
+use crate::rules::{Bitboard, Board, CELLS, Cell, Color, Move, Point};
 
 /// The feature groups whose levels are fixed (one byte each in a team).
 pub const LEVEL_GROUPS: usize = 7;
 /// Levels of each fixed group, in group order.
 pub const LEVELS: [usize; LEVEL_GROUPS] = [6, 6, 4, 3, 16, 16, 4];
-/// Group names, for reports and model files.
-pub const GROUP_NAMES: [&str; LEVEL_GROUPS + 2] = [
-    "capture",
-    "escape",
-    "atari",
-    "self-atari",
-    "distance to the last move",
-    "distance to the move before",
-    "line",
-    "tactical 3x3",
-    "shape",
-];
 /// A group that does not apply to a move.
 pub const NONE: u8 = u8::MAX;
 
@@ -82,6 +70,29 @@ pub mod atari {
 pub struct Recent {
     pub last: Option<Point>,
     pub before: Option<Point>,
+}
+
+impl Recent {
+    /// The recent moves of a game record for `color` to move, as training reads them
+    /// from alternating records: the opponent's last stone, and the mover's own stone
+    /// before it (also when the opponent's last move was a pass). None after a record
+    /// where `color` moved last (stones set up out of turn).
+    pub fn from_record(record: &[(Color, Move)], color: Color) -> Recent {
+        if record.last().is_some_and(|&(c, _)| c == color) {
+            return Recent::default();
+        }
+        let stone = |back: usize, by: Color| match record.len().checked_sub(back) {
+            Some(k) => match record[k] {
+                (c, Move::Play(p)) if c == by => Some(p),
+                _ => None,
+            },
+            None => None,
+        };
+        Recent {
+            last: stone(1, color.opponent()),
+            before: stone(2, color),
+        }
+    }
 }
 
 /// One position analysed for the side to move.
@@ -397,6 +408,35 @@ mod tests {
 
     fn board(rows: &[&str]) -> Board {
         parse_diagram(&rows.join("\n")).expect("diagram")
+    }
+
+    #[test]
+    fn the_recent_moves_of_a_record_are_read_as_training_reads_them() {
+        let size = BoardSize::NINETEEN;
+        let p = |x, y| size.point(x, y).expect("on the board");
+        let (b, w) = (Color::Black, Color::White);
+        let record = |moves: &[(Color, Move)]| moves.to_vec();
+        let both = record(&[(b, Move::Play(p(3, 3))), (w, Move::Play(p(15, 15)))]);
+        assert_eq!(
+            Recent::from_record(&both, b),
+            Recent {
+                last: Some(p(15, 15)),
+                before: Some(p(3, 3))
+            }
+        );
+        // The opponent passed: no last move, but the mover's own stone before it counts.
+        let passed = record(&[(b, Move::Play(p(3, 3))), (w, Move::Pass)]);
+        assert_eq!(
+            Recent::from_record(&passed, b),
+            Recent {
+                last: None,
+                before: Some(p(3, 3))
+            }
+        );
+        // The mover moved last (stones set out of turn): nothing is recent.
+        let own = record(&[(w, Move::Play(p(15, 15))), (b, Move::Play(p(3, 3)))]);
+        assert_eq!(Recent::from_record(&own, b), Recent::default());
+        assert_eq!(Recent::from_record(&[], b), Recent::default());
     }
 
     fn at(board: &Board, name: &str) -> Point {

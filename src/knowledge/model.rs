@@ -11,14 +11,13 @@
 //! | fixed groups (7), then the levels of each | 4 + 7 x 4 |
 //! | tactical shapes: count, then each canonical code | 4 + 4 n |
 //! | shapes: count, then each one's size (0..8) and packed points | 4 + n x (1 + 2..18) |
-//! | γ: count, then each (fixed groups, unknown tactical shape, tactical shapes, no shape, shapes) | 4 + 4 n |
+//! | γ: count, then each (fixed groups; unknown tactical shape, tactical shapes, then both again for a move next to the last one; no shape, shapes) | 4 + 4 n |
 //! | a note: length, UTF-8 text | 4 + n |
 //! | FNV-1a 64 of everything before | 8 |
 
 use super::features::{DISTANCE_LAST, LEVEL_GROUPS, LEVELS, NONE, Position};
 use super::shape::{
-    Geometry, RING_END, SIZES, TACTICAL_BITS, canonical_tactical, orient_tactical, pack,
-    packed_len, unpack,
+    Geometry, SIZES, TACTICAL_BITS, canonical_tactical, orient_tactical, pack, packed_len, unpack,
 };
 use crate::rules::Point;
 use std::fmt;
@@ -452,11 +451,6 @@ impl Model {
     }
 }
 
-/// Shape sizes by number of points, for reports.
-pub fn shape_points(size: usize) -> usize {
-    RING_END[size]
-}
-
 /// Packs states into a dictionary entry.
 pub fn shape_entry(size: usize, states: &[u8]) -> ShapeEntry {
     let mut packed = Vec::with_capacity(packed_len(size));
@@ -503,16 +497,6 @@ impl Reader<'_> {
         }
         Ok(n)
     }
-}
-
-/// Ids of a team's features among all of a model's features (`None` where a group does
-/// not apply).
-pub fn feature_ids(model: &Model, team: &Team) -> [Option<usize>; GROUPS] {
-    let mut ids = [None; GROUPS];
-    for (g, id) in ids.iter_mut().enumerate() {
-        *id = team.local(g).map(|l| model.global(g, l));
-    }
-    ids
 }
 
 #[cfg(test)]

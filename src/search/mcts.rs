@@ -106,14 +106,8 @@ impl Context<'_> {
         let mut passes = self.passes_before;
         let mut moves_played = game.record().len();
         let record = game.record();
-        let mut last = match record.last() {
-            Some(&(c, crate::rules::Move::Play(p))) if c != color => Some(p),
-            _ => None,
-        };
-        let mut before = match record.len().checked_sub(2).map(|k| record[k]) {
-            Some((c, crate::rules::Move::Play(p))) if c == color && last.is_some() => Some(p),
-            _ => None,
-        };
+        let recent = crate::knowledge::Recent::from_record(record, color);
+        let (mut last, mut before) = (recent.last, recent.before);
         w.path.clear();
         w.path_keys.clear();
         w.trace.clear();

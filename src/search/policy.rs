@@ -25,8 +25,9 @@ pub struct PlayoutPolicy {
     pub avoid_self_atari: bool,
     /// Largest chain a self-atari may create (when `avoid_self_atari` is on).
     pub self_atari_max_stones: u32,
-    /// Learned γ of the 3x3 tactical shapes (by raw code): the pattern move is drawn in
-    /// proportion to them instead of uniformly.
+    /// Learned γ of the 3x3 tactical shapes next to the last move (by raw code): the
+    /// pattern move, always next to the last move, is drawn in proportion to them
+    /// instead of uniformly.
     pub shape_gammas: Option<Box<[f32]>>,
     table: PatternTable,
 }
@@ -221,9 +222,12 @@ impl Candidates {
         let mut weights = [0f32; 16];
         let n = self.len;
         self.len = 0;
-        for (w, p) in weights.iter_mut().zip(self.points[..n].iter().flatten()) {
-            if board.is_legal(*p, color, suicide) && !board.is_true_eye(*p, color) {
-                *w = weight(*p);
+        for (w, &p) in weights.iter_mut().zip(&self.points[..n]) {
+            if let Some(p) = p
+                && board.is_legal(p, color, suicide)
+                && !board.is_true_eye(p, color)
+            {
+                *w = weight(p);
             }
         }
         let total: f32 = weights.iter().sum();

@@ -9,6 +9,7 @@
 
 use crate::knowledge::Team;
 use crate::knowledge::model::{GROUPS, Model};
+use crate::rules::MAX_POINTS;
 use rayon::prelude::*;
 
 /// Training positions: the teams of every legal move, and which move was played.
@@ -26,7 +27,9 @@ pub struct Sample {
 }
 
 impl Samples {
+    /// One position: the teams of its legal moves (at most one per point) and the one played.
     pub fn push(&mut self, teams: &[Team], played: usize) {
+        assert!(teams.len() <= MAX_POINTS && played < teams.len());
         self.positions.push(Sample {
             start: self.teams.len() as u64,
             len: teams.len() as u16,
@@ -140,8 +143,8 @@ fn accumulate(
 ) -> (Vec<f64>, f64) {
     let mut acc = vec![0f64; len];
     let mut ll = 0.0;
-    let mut mates = [0f64; 400];
-    let mut locals = [u32::MAX; 400];
+    let mut mates = [0f64; MAX_POINTS];
+    let mut locals = [u32::MAX; MAX_POINTS];
     for s in chunk {
         let teams = samples.teams_of(s);
         let mut total = 0.0;

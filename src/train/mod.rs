@@ -10,9 +10,8 @@ pub mod mm;
 pub mod records;
 
 use crate::knowledge::features::{Position, Recent};
-use crate::knowledge::model::{Dictionary, GROUPS, Model, SHAPE_GROUP, shape_entry};
+use crate::knowledge::model::{Dictionary, GROUPS, Model, shape_entry};
 use crate::knowledge::shape::{Geometry, SIZES, canonical_tactical};
-use crate::knowledge::{Team, model::TACTICAL_GROUP};
 use crate::rules::{Board, BoardSize, Point, Suicide};
 use indicatif::{ProgressBar, ProgressStyle};
 use mm::Samples;
@@ -326,16 +325,12 @@ pub fn train(config: &TrainConfig) -> Result<(Model, TrainReport), TrainError> {
     Ok((model, report))
 }
 
-/// Training and validation games: by date, else the last twentieth.
+/// Training and validation games: by date when the date leaves games on both sides,
+/// else the last twentieth.
 fn split(records: Vec<Record>, from: Option<&str>) -> (Vec<Record>, Vec<Record>) {
-    if let Some(from) = from
-        && records
-            .iter()
-            .any(|r| r.date.as_deref().is_some_and(|d| d >= from))
-    {
-        return records
-            .into_iter()
-            .partition(|r| r.date.as_deref().is_none_or(|d| d < from));
+    let held_out = |r: &Record| r.date.as_deref().is_some_and(|d| d >= from.unwrap_or(""));
+    if from.is_some() && records.iter().any(held_out) && !records.iter().all(held_out) {
+        return records.into_iter().partition(|r| !held_out(r));
     }
     let mut records = records;
     let held = records.len() / 20;
@@ -542,28 +537,42 @@ pub fn evaluate(model: &Model, games: &[Record], max_positions: usize, seed: u64
     all
 }
 
-/// The features of a team by group name, for reports and tests.
-pub fn describe(model: &Model, team: &Team) -> String {
-    let mut parts = Vec::new();
-    for g in 0..GROUPS {
-        if let Some(l) = team.local(g) {
-            let name = crate::knowledge::features::GROUP_NAMES[g];
-            let gamma = model.gammas()[model.global(g, l)];
-            match g {
-                TACTICAL_GROUP | SHAPE_GROUP => parts.push(format!("{name} #{l} ({gamma:.2})")),
-                _ => parts.push(format!("{name} {l} ({gamma:.2})")),
-            }
-        }
-    }
-    parts.join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Color;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg32;
+
+    #[test]
+    fn the_validation_date_splits_only_when_it_leaves_games_on_both_sides() {
+        let games = |dates: &[&str]| -> Vec<Record> {
+            dates
+                .iter()
+                .map(|d| Record {
+                    moves: Vec::new(),
+                    date: Some(d.to_string()),
+                    source: d.to_string(),
+                })
+                .collect()
+        };
+        let dates: Vec<String> = (1..=40).map(|d| format!("2005-01-{d:02}")).collect();
+        let dates: Vec<&str> = dates.iter().map(String::as_str).collect();
+        let sources = |v: &[Record]| v.iter().map(|r| r.source.clone()).collect::<Vec<_>>();
+        let (training, validation) = split(games(&dates), Some("2005-01-31"));
+        assert_eq!((training.len(), validation.len()), (30, 10));
+        assert!(
+            sources(&validation)
+                .iter()
+                .all(|d| d.as_str() >= "2005-01-31")
+        );
+        // Every game after the date, or none: the last twentieth.
+        for from in ["2004-12-01", "2006-01-01"] {
+            let (training, validation) = split(games(&dates), Some(from));
+            assert_eq!((training.len(), validation.len()), (38, 2), "{from}");
+            assert_eq!(sources(&validation), ["2005-01-39", "2005-01-40"]);
+        }
+    }
 
     /// SGF text of `games` random games of 19x19, `moves` moves each, dated by game.
     fn random_games(games: usize, moves: usize) -> String {

@@ -264,7 +264,7 @@ pub fn read_record(text: &str, source: &str) -> Result<Record, Skip> {
 }
 
 /// `2003.09.25`, `2003-09-25` or `2003/09/25,...` as `2003-09-25`.
-fn normalise_date(text: &str) -> Option<String> {
+pub fn normalise_date(text: &str) -> Option<String> {
     let t: String = text.trim().chars().take(10).collect();
     let t = t.replace(['.', '/'], "-");
     let ok = t.len() == 10
