@@ -9,7 +9,7 @@
 use super::ladder;
 use super::shape::{
     GRID_CELLS, GRID_WIDTH, Geometry, MARGIN, NEIGHBOUR_EMPTY, NEIGHBOUR_OFF, OFF, OPPONENT, OWN,
-    POINTS, RING_END, SIZES, neighbour_code, tactical_code,
+    POINTS, RING_END, neighbour_code, tactical_code,
 };
 use crate::rules::{Bitboard, Board, CELLS, Cell, Color, Move, Point};
 
@@ -147,14 +147,6 @@ impl<'a> Position<'a> {
             }
         }
         position
-    }
-
-    pub fn board(&self) -> &Board {
-        self.board
-    }
-
-    pub fn color(&self) -> Color {
-        self.color
     }
 
     /// The fixed-group levels of a legal move at `p` ([`NONE`] where a group does not apply).
@@ -305,27 +297,14 @@ impl<'a> Position<'a> {
 
     /// The 3x3 tactical shape of `p` as it lies (see [`super::shape::tactical_code`]).
     pub fn tactical(&self, p: Point) -> u32 {
-        let g = self.geometry;
         let base = grid_index(self.board, p) as isize;
-        let stride = self.board.size().stride() as isize;
-        let mut parts = [0u8; 8];
-        for (k, part) in parts.iter_mut().enumerate() {
-            let state = self.grid[(base + g.steps[k]) as usize];
-            *part = if k >= 4 {
-                state
-            } else {
-                match state {
-                    OFF => NEIGHBOUR_OFF,
-                    OWN | OPPONENT => {
-                        let (dx, dy) = g.offsets[k];
-                        let q = p.index() as isize + dy as isize * stride + dx as isize;
-                        neighbour_code(state == OWN, self.liberties[q as usize])
-                    }
-                    _ => NEIGHBOUR_EMPTY,
-                }
-            };
-        }
-        tactical_code(&parts)
+        let steps = &self.geometry.steps;
+        tactical_of(
+            self.board,
+            p,
+            |k, _| self.grid[(base + steps[k]) as usize],
+            |q| self.liberties[q.index()],
+        )
     }
 
     /// The shape hashes of `p`, size by size from the smallest, until `f` says stop.
@@ -362,6 +341,29 @@ impl<'a> Position<'a> {
 /// (the playouts' way: no [`Position`] to build).
 #[inline]
 pub fn tactical_on_board(board: &Board, color: Color, p: Point) -> u32 {
+    tactical_of(
+        board,
+        p,
+        |_, q| match board.cell(q) {
+            Cell::Off => OFF,
+            Cell::Empty => super::shape::EMPTY,
+            Cell::Stone(c) if c == color => OWN,
+            Cell::Stone(_) => OPPONENT,
+        },
+        |q| board.liberties_up_to(q, 3) as u8,
+    )
+}
+
+/// The tactical code of `p` from the state of each of its 8 neighbours as the mover
+/// sees them (`state(k, q)`: own, opponent, empty, off) and the liberties of the chains
+/// next to it: the one owner of the code, for [`Position`] and the playouts alike.
+#[inline]
+fn tactical_of(
+    board: &Board,
+    p: Point,
+    state: impl Fn(usize, Point) -> u8,
+    liberties: impl Fn(Point) -> u8,
+) -> u32 {
     let g = Geometry::get();
     let stride = board.size().stride() as isize;
     let mut parts = [0u8; 8];
@@ -369,27 +371,17 @@ pub fn tactical_on_board(board: &Board, color: Color, p: Point) -> u32 {
         let (dx, dy) = g.offsets[k];
         let q =
             Point::from_index((p.index() as isize + dy as isize * stride + dx as isize) as usize);
-        let diagonal = k >= 4;
-        *part = match board.cell(q) {
-            Cell::Off if diagonal => OFF,
-            Cell::Off => NEIGHBOUR_OFF,
-            Cell::Empty if diagonal => super::shape::EMPTY,
-            Cell::Empty => NEIGHBOUR_EMPTY,
-            Cell::Stone(c) if diagonal => {
-                if c == color {
-                    OWN
-                } else {
-                    OPPONENT
-                }
-            }
-            Cell::Stone(c) => neighbour_code(c == color, board.liberties_up_to(q, 3) as u8),
+        let s = state(k, q);
+        // Diagonals keep their state; the four sides say empty, off, or a chain's liberties.
+        *part = match s {
+            _ if k >= 4 => s,
+            OFF => NEIGHBOUR_OFF,
+            OWN | OPPONENT => neighbour_code(s == OWN, liberties(q)),
+            _ => NEIGHBOUR_EMPTY,
         };
     }
     tactical_code(&parts)
 }
-
-/// Shape sizes, for callers that iterate over them.
-pub const SHAPE_SIZES: usize = SIZES;
 
 fn grid_index(board: &Board, p: Point) -> usize {
     let (col, row) = board.size().col_row(p);
@@ -403,7 +395,7 @@ fn neighbours_of(board: &Board, p: Point) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::shape::{Geometry, canonical_tactical};
+    use crate::knowledge::shape::{Geometry, SIZES, canonical_tactical};
     use crate::rules::{BoardSize, Suicide, parse_diagram};
 
     fn board(rows: &[&str]) -> Board {

@@ -328,9 +328,11 @@ pub fn train(config: &TrainConfig) -> Result<(Model, TrainReport), TrainError> {
 /// Training and validation games: by date when the date leaves games on both sides,
 /// else the last twentieth.
 fn split(records: Vec<Record>, from: Option<&str>) -> (Vec<Record>, Vec<Record>) {
-    let held_out = |r: &Record| r.date.as_deref().is_some_and(|d| d >= from.unwrap_or(""));
-    if from.is_some() && records.iter().any(held_out) && !records.iter().all(held_out) {
-        return records.into_iter().partition(|r| !held_out(r));
+    if let Some(from) = from {
+        let held_out = |r: &Record| r.date.as_deref().is_some_and(|d| d >= from);
+        if records.iter().any(held_out) && !records.iter().all(held_out) {
+            return records.into_iter().partition(|r| !held_out(r));
+        }
     }
     let mut records = records;
     let held = records.len() / 20;
