@@ -281,6 +281,16 @@ impl GameRecord {
         self.result.winner().map(|w| w == self.a_color())
     }
 
+    /// Mean seconds per `genmove` of `color` (0 when it made none).
+    pub fn mean_time(&self, color: Color) -> f64 {
+        let (total, n) = self
+            .times
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .fold((0.0, 0u32), |(t, n), (_, d)| (t + d.as_secs_f64(), n + 1));
+        if n == 0 { 0.0 } else { total / f64::from(n) }
+    }
+
     fn fault(&mut self, role: Role, player: String, context: &str, error: &PlayerError) {
         let text = format!("{role} {player}: {context}: {error}");
         log::warn!("game {}: {text}", self.number);
@@ -300,16 +310,18 @@ impl GameRecord {
 }
 
 impl fmt::Display for GameRecord {
-    /// One line: `game 3: B yeoul vs W GNU Go 3.8: W+12.5 (84 moves)`.
+    /// One line: `game 3: B yeoul vs W GNU Go 3.8: W+12.5 (84 moves; s/move B 1.02, W 0.75)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "game {}: B {} vs W {}: {} ({} moves)",
+            "game {}: B {} vs W {}: {} ({} moves; s/move B {:.2}, W {:.2})",
             self.number,
             self.black,
             self.white,
             self.result,
-            self.moves.len()
+            self.moves.len(),
+            self.mean_time(Color::Black),
+            self.mean_time(Color::White)
         )?;
         if !self.errors.is_empty() {
             write!(f, " [{} error(s)]", self.errors.len())?;

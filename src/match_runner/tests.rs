@@ -397,6 +397,35 @@ fn sgf_escapes_and_counts_rows_from_the_top() {
     assert_eq!(sgf_file_name(7), "game-007.sgf");
 }
 
+#[test]
+fn the_game_line_gives_each_colours_mean_time() {
+    let size = BoardSize::new(5).unwrap();
+    let ms = Duration::from_millis;
+    let rec = GameRecord {
+        number: 3,
+        black: "b".to_string(),
+        white: "w".to_string(),
+        a_is_black: false,
+        size,
+        komi: 6.5,
+        ruleset: Ruleset::Chinese,
+        moves: Vec::new(),
+        result: GameResult::NoResult("test".to_string()),
+        times: vec![
+            (Color::Black, ms(1000)),
+            (Color::White, ms(300)),
+            (Color::Black, ms(2000)),
+        ],
+        scorer: None,
+        errors: Vec::new(),
+        faults: Vec::new(),
+    };
+    assert!((rec.mean_time(Color::Black) - 1.5).abs() < 1e-9);
+    assert!((rec.mean_time(Color::White) - 0.3).abs() < 1e-9);
+    let line = rec.to_string();
+    assert!(line.contains("(0 moves; s/move B 1.50, W 0.30)"), "{line}");
+}
+
 #[cfg(unix)]
 mod external {
     use super::*;
