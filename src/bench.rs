@@ -34,6 +34,8 @@ pub enum PlayoutKind {
     Heavy,
     /// The heavy policy drawing its 3x3 pattern move by the built-in model's γ.
     Learned,
+    /// The heavy policy with the 2-liberty check.
+    TwoLiberties,
 }
 
 impl PlayoutKind {
@@ -42,6 +44,7 @@ impl PlayoutKind {
             PlayoutKind::Light => "light",
             PlayoutKind::Heavy => "heavy",
             PlayoutKind::Learned => "learned",
+            PlayoutKind::TwoLiberties => "two-liberties",
         }
     }
 }
@@ -111,6 +114,7 @@ pub fn measure(
             .ok()
             .map(|m| m.tactical_gammas());
     }
+    policy.two_liberties = kind == PlayoutKind::TwoLiberties;
     let (board, to_move, played) = start_position(size, start);
     let limits = PlayoutLimits::for_game_at(size, played);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -134,7 +138,9 @@ pub fn measure(
                             PlayoutKind::Light => {
                                 light_playout(&mut scratch, to_move, limits, &mut rng)
                             }
-                            PlayoutKind::Heavy | PlayoutKind::Learned => {
+                            PlayoutKind::Heavy
+                            | PlayoutKind::Learned
+                            | PlayoutKind::TwoLiberties => {
                                 trace.clear();
                                 playout(
                                     &mut scratch,

@@ -124,6 +124,10 @@ pub struct EngineConfig {
     pub hand_priors: bool,
     /// The playouts draw their 3x3 pattern move by the learned γ.
     pub learned_playouts: bool,
+    /// The playouts answer two-liberty fights (`PlayoutPolicy::two_liberties`).
+    pub two_liberty_playouts: bool,
+    /// See `SearchParams::amaf_distance`.
+    pub amaf_distance: u32,
 }
 
 impl Default for EngineConfig {
@@ -141,6 +145,8 @@ impl Default for EngineConfig {
             knowledge: Model::builtin().ok(),
             hand_priors: false,
             learned_playouts: false,
+            two_liberty_playouts: false,
+            amaf_distance: 0,
         }
     }
 }
@@ -305,6 +311,7 @@ impl Engine {
             scale: 0.5 * size.get() as f32,
             weight: 0.2,
         });
+        params.amaf_distance = self.config.amaf_distance;
         params.max_nodes =
             (self.config.max_memory_mb << 20) / crate::search::tree::Tree::NODE_BYTES;
         let level_time = self.config.time.unwrap_or(level.settings().time);
@@ -599,9 +606,11 @@ impl Engine {
     }
 }
 
-/// The heavy playout policy, with the learned shape weights when asked.
+/// The heavy playout policy, with the learned shape weights and the 2-liberty check when
+/// asked.
 fn playout_policy(config: &EngineConfig) -> PlayoutPolicy {
     let mut policy = PlayoutPolicy::heavy();
+    policy.two_liberties = config.two_liberty_playouts;
     if config.learned_playouts {
         policy.shape_gammas = config.knowledge.as_ref().map(|m| m.tactical_gammas());
     }

@@ -70,6 +70,14 @@ struct EngineOptions {
     /// default, see BENCHMARKS.md).
     #[arg(long, global = true)]
     learned_playouts: bool,
+    /// Playouts also atari, save and counter-atari chains left with two liberties next to
+    /// the last move (an experiment: off by default, see BENCHMARKS.md).
+    #[arg(long, global = true)]
+    two_liberty_playouts: bool,
+    /// AMAF weighs moves played sooner up to N times more (0: all alike; Pachi uses 3; an
+    /// experiment).
+    #[arg(long, default_value_t = 0, global = true)]
+    amaf_distance: u32,
 }
 
 impl EngineOptions {
@@ -78,6 +86,8 @@ impl EngineOptions {
             knowledge: Some(load_model(self.model.as_deref())),
             hand_priors: self.hand_priors,
             learned_playouts: self.learned_playouts,
+            two_liberty_playouts: self.two_liberty_playouts,
+            amaf_distance: self.amaf_distance,
             level: self.level,
             playouts: self.playouts,
             seed: self.seed,
@@ -117,6 +127,9 @@ impl EngineOptions {
         }
         if !(1..=1 << 20).contains(&self.max_memory) {
             fail("--max-memory must be 1 to 1048576 MiB");
+        }
+        if self.amaf_distance > 16 {
+            fail("--amaf-distance must be 0 to 16");
         }
     }
 }
@@ -211,6 +224,7 @@ enum Policy {
     Light,
     Heavy,
     Learned,
+    TwoLiberties,
 }
 
 impl std::fmt::Display for Policy {
@@ -219,6 +233,7 @@ impl std::fmt::Display for Policy {
             Policy::Light => "light",
             Policy::Heavy => "heavy",
             Policy::Learned => "learned",
+            Policy::TwoLiberties => "two-liberties",
         })
     }
 }
@@ -446,6 +461,7 @@ fn bench(sizes: &[usize], seconds: f64, threads: Option<usize>, policies: &[Poli
             Policy::Light => PlayoutKind::Light,
             Policy::Heavy => PlayoutKind::Heavy,
             Policy::Learned => PlayoutKind::Learned,
+            Policy::TwoLiberties => PlayoutKind::TwoLiberties,
         };
         for &n in sizes {
             let Ok(size) = BoardSize::new(n) else {

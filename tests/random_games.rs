@@ -182,7 +182,7 @@ fn check_random_game(n: usize, ruleset: Ruleset, seed: u64, seen: &mut Seen) {
 }
 
 /// The tactical queries of the playout policy against exact recomputations: the atari
-/// liberty of every chain, and the liberties a move would leave (for legal moves that
+/// liberty and the two liberties of every chain, which stones share a chain, and the liberties a move would leave (for legal moves that
 /// capture nothing, where the count is exact).
 fn check_tactics(game: &Game, color: Color) {
     let board = game.board();
@@ -190,6 +190,16 @@ fn check_tactics(game: &Game, color: Color) {
         let libs = board.chain_liberties(p);
         let expected = (libs.count() == 1).then(|| libs.iter().next().unwrap());
         assert_eq!(board.atari_liberty(p), expected);
+        let mut two = libs.iter();
+        let expected = (libs.count() == 2).then(|| (two.next().unwrap(), two.next().unwrap()));
+        let found = board.two_liberties(p).map(|(a, b)| (a.min(b), a.max(b)));
+        assert_eq!(found, expected);
+        // Inside the chain and the stones around it.
+        let chain = board.chain_stones(p);
+        let around = chain.neighbours(game.size(), &board.on_board()) & !board.empty_points();
+        for q in (chain | around).iter() {
+            assert_eq!(board.same_chain(p, q), chain.contains(q));
+        }
         assert_eq!(board.chain_size(p), board.chain_stones(p).count());
     }
     for p in board.empty_points().iter() {

@@ -361,6 +361,47 @@ impl Board {
         (liberty != 0).then(|| Point::from_index(liberty))
     }
 
+    /// Whether `a` and `b` are stones of one chain.
+    #[inline]
+    pub fn same_chain(&self, a: Point, b: Point) -> bool {
+        let (i, j) = (a.index(), b.index());
+        self.cells[i] < EMPTY && self.cells[j] < EMPTY && self.chain[i] == self.chain[j]
+    }
+
+    /// The two liberties of the chain through `p`, when it has exactly two. Cheap for most
+    /// chains: a chain with more than eight pseudo-liberties has more than two.
+    #[inline]
+    pub fn two_liberties(&self, p: Point) -> Option<(Point, Point)> {
+        let i = p.index();
+        if self.cells[i] >= EMPTY {
+            return None;
+        }
+        let id = self.chain[i] as usize;
+        if self.liberties[id] > 8 {
+            return None;
+        }
+        let (mut first, mut second) = (0, 0);
+        let mut q = id;
+        loop {
+            for r in self.neighbours(q) {
+                if self.cells[r] == EMPTY && r != first && r != second {
+                    if first == 0 {
+                        first = r;
+                    } else if second == 0 {
+                        second = r;
+                    } else {
+                        return None;
+                    }
+                }
+            }
+            q = self.next[q] as usize;
+            if q == id {
+                break;
+            }
+        }
+        (second != 0).then(|| (Point::from_index(first), Point::from_index(second)))
+    }
+
     /// Liberties of the chain through the stone at `p`, counted up to `limit` (at most 8).
     pub fn liberties_up_to(&self, p: Point, limit: usize) -> usize {
         let i = p.index();

@@ -18,6 +18,8 @@ pub struct Context<'a> {
     pub weights: PriorWeights,
     /// RAVE's k: the number of visits at which AMAF and Monte-Carlo weigh the same.
     pub rave_k: f32,
+    /// See [`super::SearchParams::amaf_distance`].
+    pub amaf_distance: u32,
     /// Visits a leaf needs before it is expanded.
     pub expand_after: u32,
     /// The move number from which passes enter the tree (none before, unless forced).
@@ -41,6 +43,8 @@ pub struct Worker {
     /// Every move of the simulation (tree and playout); passes as point index 0.
     trace: Vec<(Point, Color)>,
     first_player: Vec<u8>,
+    /// Index in the trace of each point's first move (with `first_player`).
+    first_index: Vec<u16>,
     children: Vec<ChildSpec>,
     strengths: Vec<f32>,
     /// Sum over playouts of +1 (black) / -1 (white) ownership per mailbox cell.
@@ -58,6 +62,7 @@ impl Worker {
             path_keys: Vec::with_capacity(64),
             trace: Vec::with_capacity(4 * CELLS),
             first_player: vec![0; CELLS],
+            first_index: vec![0; CELLS],
             children: Vec::with_capacity(CELLS),
             strengths: Vec::with_capacity(CELLS),
             ownership: vec![0; CELLS],
@@ -227,8 +232,10 @@ impl Context<'_> {
         for &(p, _) in &w.trace {
             w.first_player[p.index()] = 0;
         }
-        for &(p, c) in w.trace[depth.min(w.trace.len())..].iter().rev() {
+        let len = w.trace.len();
+        for (i, &(p, c)) in w.trace.iter().enumerate().skip(depth).rev() {
             w.first_player[p.index()] = c.index() as u8 + 1;
+            w.first_index[p.index()] = i as u16;
         }
         let root_mover = self.color.opponent();
         for d in (0..=depth).rev() {
@@ -242,6 +249,7 @@ impl Context<'_> {
             if d < depth {
                 let (p, c) = w.trace[d];
                 w.first_player[p.index()] = c.index() as u8 + 1;
+                w.first_index[p.index()] = d as u16;
             }
             let to_move = mover.opponent();
             if let Some(children) = tree.children(node) {
@@ -250,7 +258,9 @@ impl Context<'_> {
                 for child in children {
                     let mv = tree.node(child).mv() as usize;
                     if mv != PASS as usize && w.first_player[mv] == code {
-                        tree.node(child).record_amaf(halves);
+                        let weight =
+                            amaf_weight(self.amaf_distance, w.first_index[mv] as usize, d, len);
+                        tree.node(child).record_amaf(halves, weight);
                     }
                 }
             }
@@ -273,6 +283,14 @@ impl Context<'_> {
     }
 }
 
+/// The AMAF weight of a move first played at trace index `first`, for the children of the
+/// node at depth `start`, in a simulation of `len` moves: `1 + distance·(len - first) /
+/// (len - start + 1)`, from about `distance` for the move right after the node down to 1.
+#[inline]
+fn amaf_weight(distance: u32, first: usize, start: usize, len: usize) -> u32 {
+    1 + distance * (len - first) as u32 / (len - start + 1) as u32
+}
+
 fn win_loss(margin: f64) -> f32 {
     if margin > 0.0 {
         1.0
@@ -280,5 +298,25 @@ fn win_loss(margin: f64) -> f32 {
         0.0
     } else {
         0.5
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::amaf_weight;
+
+    #[test]
+    fn amaf_weights_fall_from_the_distance_to_one_as_moves_come_later() {
+        let (start, len) = (4, 64);
+        for first in start..len {
+            assert_eq!(amaf_weight(0, first, start, len), 1);
+        }
+        // Pachi's distance_rave 3: "final weight = 3, 2 or 1".
+        let weights: Vec<u32> = (start..len)
+            .map(|f| amaf_weight(3, f, start, len))
+            .collect();
+        assert_eq!((weights[0], weights[weights.len() - 1]), (3, 1));
+        assert!(weights.windows(2).all(|w| w[0] >= w[1]), "{weights:?}");
+        assert!(weights.contains(&2));
     }
 }

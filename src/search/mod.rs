@@ -37,6 +37,10 @@ pub struct SearchParams {
     pub early_stop: bool,
     /// RAVE's k (Pachi: 3,000 on 9x9, 4,000 on 19x19).
     pub rave_k: f32,
+    /// AMAF results weigh `1 + d·(moves after the move) / (moves after the node + 1)`
+    /// (1 to d), so that moves played sooner after a node count more (Pachi's
+    /// `distance_rave`, 3); 0 weighs every move alike.
+    pub amaf_distance: u32,
     /// Visits before a leaf grows children (cheap priors make early expansion pay).
     pub expand_after: u32,
     /// Node budget of the tree (memory cap).
@@ -59,6 +63,7 @@ impl SearchParams {
             deterministic: false,
             early_stop: true,
             rave_k: if size.get() >= 15 { 4000.0 } else { 3000.0 },
+            amaf_distance: 0,
             expand_after: if size.get() >= 15 { 4 } else { 2 },
             max_nodes: 4_000_000,
             score_utility: None,
@@ -326,8 +331,9 @@ fn context_for<'a>(
         tree,
         policy,
         weights: PriorWeights::for_size(n),
-        rave_k: if n >= 15 { 4000.0 } else { 3000.0 },
-        expand_after: if n >= 15 { 4 } else { 2 },
+        rave_k: params.rave_k,
+        amaf_distance: params.amaf_distance,
+        expand_after: params.expand_after,
         // Pachi: no pass in the tree before move n²/(7 - n/5) (13 on 9x9, 90 on 19x19).
         pass_from_move: if params.pass_from_start {
             0

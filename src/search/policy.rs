@@ -16,6 +16,10 @@ pub struct PlayoutPolicy {
     /// Save own chains the last move put in atari, by counter-capture or by an extension
     /// that reaches three liberties (fewer would run into a ladder).
     pub escape: bool,
+    /// Chains the last move left with two liberties (its own, or ours next to it): atari
+    /// theirs, save ours by a liberty that gains, or counter-atari their attackers (Pachi's
+    /// moggy 2-liberty check); fires in `TWO_LIBERTY_RATE` of the moves where it applies.
+    pub two_liberties: bool,
     /// Play the vital point of a 3-6 point eye space next to the last move: kills or lives.
     pub nakade: bool,
     /// Answer the last move with a MoGo 3x3 shape (hane, cut, edge moves) next to it.
@@ -38,6 +42,7 @@ impl PlayoutPolicy {
         PlayoutPolicy {
             capture: true,
             escape: true,
+            two_liberties: false,
             nakade: true,
             patterns: true,
             avoid_self_atari: true,
@@ -52,6 +57,7 @@ impl PlayoutPolicy {
         PlayoutPolicy {
             capture: false,
             escape: false,
+            two_liberties: false,
             nakade: false,
             patterns: false,
             avoid_self_atari: false,
@@ -84,6 +90,12 @@ impl PlayoutPolicy {
             }
             if self.escape {
                 self.escapes(board, color, last, &mut candidates);
+                if let Some(p) = candidates.pick(board, color, suicide, rng) {
+                    return Some(p);
+                }
+            }
+            if self.two_liberties && rng.random::<f32>() < TWO_LIBERTY_RATE {
+                self.two_liberty_moves(board, color, last, suicide, &mut candidates);
                 if let Some(p) = candidates.pick(board, color, suicide, rng) {
                     return Some(p);
                 }
@@ -152,6 +164,89 @@ impl PlayoutPolicy {
         }
     }
 
+    /// Pachi's local 2-liberty check for `color` after the opponent's `last`: the last
+    /// move's chain and our chains next to it that have two liberties.
+    fn two_liberty_moves(
+        &self,
+        board: &Board,
+        color: Color,
+        last: Point,
+        suicide: Suicide,
+        out: &mut Candidates,
+    ) {
+        if let Some(libs) = board.two_liberties(last)
+            && !liberties_are_miai(board, last, libs)
+        {
+            self.fill_a_liberty(board, last, libs, color, suicide, out);
+        }
+        let mut seen = [last; 4];
+        let mut n = 0;
+        for q in board.neighbour_points(last) {
+            if board.cell(q) != Cell::Stone(color)
+                || seen[..n].iter().any(|&s| board.same_chain(s, q))
+            {
+                continue;
+            }
+            seen[n] = q;
+            n += 1;
+            let Some(libs) = board.two_liberties(q) else {
+                continue;
+            };
+            if liberties_are_miai(board, q, libs) {
+                continue;
+            }
+            self.fill_a_liberty(board, q, libs, color, suicide, out);
+            // Counter-attack: capture or atari a chain that presses ours.
+            for stone in board.chain_stones(q).iter() {
+                for r in board.neighbour_points(stone) {
+                    if board.cell(r) != Cell::Stone(color.opponent()) {
+                        continue;
+                    }
+                    if let Some(capture) = board.atari_liberty(r) {
+                        out.push(capture);
+                    } else if let Some(their) = board.two_liberties(r) {
+                        self.fill_a_liberty(board, r, their, color, suicide, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `color` playing on a liberty of the two-liberty chain through `chain`: an atari when
+    /// the chain is the opponent's, an extension when it is ours. Skips bad self-ataris and
+    /// extensions that gain nothing, and prefers a move that is not lumpy (three own
+    /// stones or edges around it) when only one of the two is (Pachi's `can_atari_group`).
+    fn fill_a_liberty(
+        &self,
+        board: &Board,
+        chain: Point,
+        (a, b): (Point, Point),
+        color: Color,
+        suicide: Suicide,
+        out: &mut Candidates,
+    ) {
+        let defending = board.cell(chain) == Cell::Stone(color);
+        let usable = |lib: Point, other: Point| {
+            board.is_legal(lib, color, suicide)
+                && !(defending && extension_is_hopeless(board, lib, other, color))
+                && !self.is_bad_self_atari(board, lib, color)
+        };
+        let lumpy = |lib: Point| board.neighbours_of_color_or_edge(lib, color) >= 3;
+        match (usable(a, b), usable(b, a)) {
+            (true, true) => match (lumpy(a), lumpy(b)) {
+                (false, true) => out.push(a),
+                (true, false) => out.push(b),
+                _ => {
+                    out.push(a);
+                    out.push(b);
+                }
+            },
+            (true, false) => out.push(a),
+            (false, true) => out.push(b),
+            (false, false) => {}
+        }
+    }
+
     /// A move that leaves its chain with one liberty, captures nothing, and makes a chain
     /// larger than `self_atari_max_stones`.
     #[inline]
@@ -192,6 +287,53 @@ impl PlayoutPolicy {
                 && b.is_legal(p, color, suicide)
                 && !self.is_bad_self_atari(b, p, color)
         })
+    }
+}
+
+/// How often the 2-liberty check fires where it applies (Pachi's 19x19 rate: playouts
+/// stay diverse).
+const TWO_LIBERTY_RATE: f32 = 0.8;
+
+/// Whether the two-liberty chain through `chain` cannot be caught by an atari: it can
+/// connect on one liberty to a chain with two or more liberties and connect or run out on
+/// the other (Pachi's `miai_2lib`, as its comment means it).
+fn liberties_are_miai(board: &Board, chain: Point, (a, b): (Point, Point)) -> bool {
+    let Some(owner) = board.color_at(chain) else {
+        return false;
+    };
+    let connects = |lib: Point| {
+        board.neighbour_points(lib).into_iter().any(|q| {
+            board.cell(q) == Cell::Stone(owner)
+                && !board.same_chain(q, chain)
+                && board.liberties_up_to(q, 2) >= 2
+        })
+    };
+    let runs = |lib: Point, other: Point| {
+        board
+            .neighbour_points(lib)
+            .into_iter()
+            .any(|q| q != other && board.cell(q) == Cell::Empty)
+    };
+    let (ca, cb) = (connects(a), connects(b));
+    (ca && (cb || runs(b, a))) || (cb && runs(a, b))
+}
+
+/// Whether extending our two-liberty chain at `lib` gains nothing: `lib` touches only
+/// this chain of ours and has one empty neighbour, or two that include the other liberty
+/// (Pachi's `defense_is_hopeless`).
+fn extension_is_hopeless(board: &Board, lib: Point, other: Point, color: Color) -> bool {
+    let own = board
+        .neighbour_points(lib)
+        .into_iter()
+        .filter(|&q| board.cell(q) == Cell::Stone(color))
+        .count();
+    if own != 1 {
+        return false;
+    }
+    match board.empty_neighbours(lib) {
+        1 => true,
+        2 => board.neighbour_points(lib).contains(&other),
+        _ => false,
     }
 }
 
@@ -412,6 +554,80 @@ mod tests {
         // With captures off, the light policy plays anywhere.
         let light = choices(&PlayoutPolicy::light(), diagram, Color::Black, "C3");
         assert!(light.iter().any(|c| c.as_deref() != Some("C2")));
+    }
+
+    /// How many of the 100 choices are each of `points`.
+    fn count(choices: &[Option<String>], points: &[&str]) -> Vec<usize> {
+        points
+            .iter()
+            .map(|p| choices.iter().filter(|c| c.as_deref() == Some(*p)).count())
+            .collect()
+    }
+
+    /// Only the 2-liberty check (and the self-atari filter it uses), or nothing.
+    fn two_liberty_policy(on: bool) -> PlayoutPolicy {
+        PlayoutPolicy {
+            two_liberties: on,
+            avoid_self_atari: true,
+            ..PlayoutPolicy::light()
+        }
+    }
+
+    #[test]
+    fn the_two_liberty_check_ataris_the_last_moves_chain() {
+        let diagram = ". . . . . . .
+                       . . . . . . .
+                       . . X X . . .
+                       . X O O X . .
+                       . . . . . . .
+                       . . . . . . .
+                       . . . . . . .";
+        let on = count(
+            &choices(&two_liberty_policy(true), diagram, Color::Black, "D4"),
+            &["C3", "D3"],
+        );
+        let off = count(
+            &choices(&two_liberty_policy(false), diagram, Color::Black, "D4"),
+            &["C3", "D3"],
+        );
+        // It fires in 80% of the moves (and random moves find the points sometimes too).
+        assert!(on[0] > 15 && on[1] > 15 && on[0] + on[1] >= 65, "{on:?}");
+        assert!(off[0] + off[1] <= 20, "{off:?}");
+    }
+
+    #[test]
+    fn the_two_liberty_check_extends_where_it_gains_liberties() {
+        // White's E4 left C4-D4 with C3 and D3: D3 would keep two liberties (C3, E3) and
+        // gain nothing; C3 gains.
+        let diagram = ". . . . . . .
+                       . . . . . . .
+                       . . O O . . .
+                       . O X X O . .
+                       . . . . . . .
+                       . . . O . . .
+                       . . . . . . .";
+        let on = count(
+            &choices(&two_liberty_policy(true), diagram, Color::Black, "E4"),
+            &["C3", "D3"],
+        );
+        assert!(on[0] >= 65 && on[1] <= 10, "{on:?}");
+    }
+
+    #[test]
+    fn the_two_liberty_check_leaves_a_chain_whose_liberties_are_miai() {
+        // C4 can connect to E4-E5 at D4 or run out at C3: no atari catches it.
+        let diagram = ". . . . . . .
+                       . . . . . . .
+                       . . X . O . .
+                       . X O . O . .
+                       . . . . . . .
+                       . . . . . . .
+                       . . . . . . .";
+        let on = count(
+            &choices(&two_liberty_policy(true), diagram, Color::Black, "C4"),
+            &["C3", "D4"],
+        );
+        assert!(on[0] + on[1] <= 15, "{on:?}");
     }
 
     #[test]

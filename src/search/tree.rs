@@ -121,10 +121,12 @@ impl Node {
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
     }
 
+    /// Records an AMAF result of `half_wins` (of 2) for the mover, counted `weight` times.
     #[inline]
-    pub fn record_amaf(&self, half_wins: u32) {
-        self.amaf_visits.fetch_add(1, Ordering::Relaxed);
-        self.amaf_half_wins.fetch_add(half_wins, Ordering::Relaxed);
+    pub fn record_amaf(&self, half_wins: u32, weight: u32) {
+        self.amaf_visits.fetch_add(weight, Ordering::Relaxed);
+        self.amaf_half_wins
+            .fetch_add(half_wins * weight, Ordering::Relaxed);
     }
 
     fn copy_stats_from(&self, other: &Node) {
@@ -339,7 +341,7 @@ mod tests {
         let c = tree.node(tree.children(ROOT).unwrap().start);
         assert_eq!(c.rave_value(3000.0), 0.5);
         for _ in 0..100 {
-            c.record_amaf(2);
+            c.record_amaf(2, 1);
         }
         // Many AMAF wins, few real visits: the value moves most of the way to 1.
         assert!(c.rave_value(3000.0) > 0.85);
