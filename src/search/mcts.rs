@@ -258,8 +258,10 @@ impl Context<'_> {
                 for child in children {
                     let mv = tree.node(child).mv() as usize;
                     if mv != PASS as usize && w.first_player[mv] == code {
-                        let weight =
-                            amaf_weight(self.amaf_distance, w.first_index[mv] as usize, d, len);
+                        let weight = match self.amaf_distance {
+                            0 => 1,
+                            distance => amaf_weight(distance, w.first_index[mv] as usize, d, len),
+                        };
                         tree.node(child).record_amaf(halves, weight);
                     }
                 }
@@ -288,7 +290,10 @@ impl Context<'_> {
 /// (len - start + 1)`, from about `distance` for the move right after the node down to 1.
 #[inline]
 fn amaf_weight(distance: u32, first: usize, start: usize, len: usize) -> u32 {
-    1 + distance * (len - first) as u32 / (len - start + 1) as u32
+    // Saturating: `back_up` clears `first_player` only for this simulation's points, so a
+    // point of an earlier simulation can keep a stale entry whose index lies past `len`
+    // (found 2026-12-02; clearing it changes the measured search, so it waits for a match).
+    1 + distance * len.saturating_sub(first) as u32 / (len.saturating_sub(start) + 1) as u32
 }
 
 fn win_loss(margin: f64) -> f32 {
