@@ -72,6 +72,14 @@ impl Worker {
     }
 }
 
+impl Worker {
+    /// Whether no point has a first player recorded (true between simulations).
+    #[cfg(test)]
+    pub fn first_player_is_clear(&self) -> bool {
+        self.first_player.iter().all(|&c| c == 0)
+    }
+}
+
 const PASS_POINT: usize = 0;
 
 impl Context<'_> {
@@ -228,10 +236,8 @@ impl Context<'_> {
             }
         };
         let depth = w.path.len() - 1;
-        // First player of each point over the moves after the tree part (the playout).
-        for &(p, _) in &w.trace {
-            w.first_player[p.index()] = 0;
-        }
+        // First player of each point over the moves after the tree part (the playout). The
+        // table is all zero here: it is cleared below for every point this simulation set.
         let len = w.trace.len();
         for (i, &(p, c)) in w.trace.iter().enumerate().skip(depth).rev() {
             w.first_player[p.index()] = c.index() as u8 + 1;
@@ -267,6 +273,9 @@ impl Context<'_> {
                 }
             }
         }
+        for &(p, _) in &w.trace {
+            w.first_player[p.index()] = 0;
+        }
     }
 }
 
@@ -290,10 +299,7 @@ impl Context<'_> {
 /// (len - start + 1)`, from about `distance` for the move right after the node down to 1.
 #[inline]
 fn amaf_weight(distance: u32, first: usize, start: usize, len: usize) -> u32 {
-    // Saturating: `back_up` clears `first_player` only for this simulation's points, so a
-    // point of an earlier simulation can keep a stale entry whose index lies past `len`
-    // (found 2026-12-02; clearing it changes the measured search, so it waits for a match).
-    1 + distance * len.saturating_sub(first) as u32 / (len.saturating_sub(start) + 1) as u32
+    1 + distance * (len - first) as u32 / (len - start + 1) as u32
 }
 
 fn win_loss(margin: f64) -> f32 {

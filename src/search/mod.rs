@@ -592,6 +592,22 @@ fn principal_variation(tree: &Tree, i: u32) -> Vec<Move> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_simulation_leaves_no_first_player_entries_for_the_next() {
+        let size = BoardSize::new(9).unwrap();
+        let game = Game::new(size, crate::rules::Ruleset::Chinese);
+        let policy = PlayoutPolicy::heavy();
+        let tree = Tree::new(10_000);
+        let params = SearchParams::for_size(size, 200);
+        let ctx = context_for(&policy, None, &game, Color::Black, &tree, &params);
+        let mut worker = Worker::new(7);
+        for _ in 0..200 {
+            ctx.simulate(&mut worker);
+            // Stale entries would credit moves the next simulation never played.
+            assert!(worker.first_player_is_clear());
+        }
+    }
+
     fn candidate(code: u16, visits: u32, lcb: f32) -> Candidate {
         Candidate {
             mv: decode(code),
