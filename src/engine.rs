@@ -5,8 +5,11 @@ use crate::knowledge::{Model, Recent};
 use crate::referee::{self, Effort, Judgement};
 use crate::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
 use crate::search::policy::PlayoutPolicy;
-use crate::search::time::{Clock, TimeControl};
-use crate::search::{Search, SearchParams, SearchResult};
+use crate::search::time::Clock;
+use crate::search::{Search, SearchParams};
+// The engine is the front ends' one door to the search: what they see of it comes from here.
+pub use crate::search::time::TimeControl;
+pub use crate::search::{SearchResult, SearchStats};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use std::fmt;
@@ -158,6 +161,48 @@ pub enum Reply {
     Resign,
 }
 
+/// One line per move on stderr with `-v`: what the search spent and found.
+fn log_move(
+    size: BoardSize,
+    color: Color,
+    reply: Reply,
+    result: &SearchResult,
+    decision: Decision,
+    spent: Duration,
+) {
+    if !log::log_enabled!(log::Level::Info) {
+        return;
+    }
+    let name = |mv: Move| match mv {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => size.name(p),
+    };
+    let chosen = match reply {
+        Reply::Move(mv) => name(mv),
+        Reply::Resign => "resign".to_string(),
+    };
+    let best: Vec<String> = result
+        .candidates
+        .iter()
+        .take(3)
+        .map(|c| format!("{} {}", name(c.mv), c.visits))
+        .collect();
+    log::info!(
+        "{color:?} {chosen} ({decision:?}): {} playouts in {:.2} s, win rate {:.1}%, candidates {}",
+        result.stats.playouts,
+        spent.as_secs_f64(),
+        100.0 * result.win_rate,
+        best.join(", ")
+    );
+}
+
+/// How long [`Engine::benchmark`] searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BenchmarkLimit {
+    Time(Duration),
+    Playouts(u64),
+}
+
 /// Why the engine passed or resigned, for `yeoul-stats`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -296,7 +341,7 @@ impl Engine {
     }
 
     /// The search parameters for the next move of `color`.
-    pub fn params_for(&self, color: Color) -> SearchParams {
+    fn params_for(&self, color: Color) -> SearchParams {
         let size = self.game.size();
         let level = self.config.level;
         let mut params = SearchParams::for_size(size, level.playout_cap(size));
@@ -328,14 +373,98 @@ impl Engine {
         params
     }
 
-    /// Searches for `color` without playing (analysis), stoppable through `stop`.
-    pub fn analyze(
+    /// Searches for `color` without playing, stoppable through `stop`.
+    fn analyze(&mut self, color: Color, params: &SearchParams, stop: &AtomicBool) -> SearchResult {
+        self.search.run(&self.game, color, params, stop)
+    }
+
+    /// What a move of `color` may spend: the time (none without a clock or level time)
+    /// and the playouts.
+    pub fn move_budget(&self, color: Color) -> (Option<Duration>, u64) {
+        let params = self.params_for(color);
+        (params.max_time, params.max_playouts)
+    }
+
+    /// One step of open-ended analysis for `color` (`kata-analyze` and the like): the
+    /// move's search for `interval`, with no playout cap, going on with the tree.
+    pub fn analysis_step(
         &mut self,
         color: Color,
-        params: &SearchParams,
+        interval: Duration,
         stop: &AtomicBool,
     ) -> SearchResult {
-        self.search.run(&self.game, color, params, stop)
+        self.analysis_step_within(color, interval, u64::MAX, stop)
+    }
+
+    /// [`Engine::analysis_step`] spending at most `playouts`.
+    fn analysis_step_within(
+        &mut self,
+        color: Color,
+        interval: Duration,
+        playouts: u64,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        let mut params = self.params_for(color);
+        params.max_playouts = playouts;
+        params.early_stop = false;
+        params.deterministic = false;
+        params.max_time = Some(interval);
+        self.analyze(color, &params, stop)
+    }
+
+    /// One step of a move's thinking that prints as it goes (`kata-genmove_analyze`):
+    /// the move's own search settings for `interval`, spending at most `playouts`.
+    pub fn genmove_step(
+        &mut self,
+        color: Color,
+        interval: Duration,
+        playouts: u64,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        let mut params = self.params_for(color);
+        params.max_time = Some(interval);
+        params.early_stop = false;
+        params.max_playouts = playouts;
+        self.analyze(color, &params, stop)
+    }
+
+    /// Thinks about the position for the side to move until `stop` is set, so that the
+    /// tree is ready when its move comes; bounded by twenty times the level's playout
+    /// budget (the tree's memory cap holds anyway).
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        if self.game.is_over() {
+            return;
+        }
+        let color = self.game.to_move();
+        let limit = self.params_for(color).max_playouts.saturating_mul(20);
+        let mut spent = 0;
+        while spent < limit && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            spent += self
+                .analysis_step_within(color, Duration::from_millis(500), limit - spent, stop)
+                .stats
+                .playouts;
+        }
+    }
+
+    /// A search of the empty board of `size` under the current rules, for GTP's
+    /// `yeoul-benchmark`: for `seconds`, or for `playouts` when that is given, on `threads`.
+    pub fn benchmark(
+        &self,
+        size: BoardSize,
+        limit: BenchmarkLimit,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> SearchStats {
+        let mut params = SearchParams::for_size(size, u64::MAX);
+        params.threads = threads;
+        params.early_stop = false;
+        match limit {
+            BenchmarkLimit::Time(t) => params.max_time = Some(t),
+            BenchmarkLimit::Playouts(n) => params.max_playouts = n,
+        }
+        let game = Game::new(size, self.game.ruleset());
+        let mut search = Search::new(PlayoutPolicy::heavy());
+        search.run(&game, Color::Black, &params, stop).stats
     }
 
     /// The move `genmove` would choose, without playing it or counting it towards a
@@ -375,6 +504,14 @@ impl Engine {
             let _ = self.game.play(color, Move::Pass);
         }
         self.clocks[color.index()].charge(started.elapsed());
+        log_move(
+            self.game.size(),
+            color,
+            reply,
+            &result,
+            decision,
+            started.elapsed(),
+        );
         self.last = Some((result, decision));
         reply
     }

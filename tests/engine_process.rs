@@ -1,5 +1,6 @@
 //! The engine binary as a process: quitting promptly, a 10,000-character line, bad
-//! command-line options, and pondering between commands.
+//! command-line options, pondering between commands, and the ends of life (stdin closed
+//! while it thinks, stdout closed, SIGTERM).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -122,4 +123,93 @@ fn pondering_grows_the_tree_while_the_opponent_thinks() {
         pondered > plain,
         "pondering added to the reused tree: {pondered} against {plain} without"
     );
+}
+
+/// Waits for the child to end, at most `limit`; its stderr, which must hold no panic.
+fn ends_within(mut child: std::process::Child, limit: Duration, what: &str) -> String {
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+    stderr
+}
+
+#[test]
+fn closing_stdin_while_it_thinks_ends_the_process_after_the_answer() {
+    // genmove finishes its move (a piped transcript must get a real move), then exits.
+    let mut child = spawn(&["--level", "easy", "--threads", "1"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "boardsize 9\ngenmove b").unwrap();
+    drop(stdin);
+    assert_eq!(response(&mut stdout), "= \n");
+    let mv = response(&mut stdout);
+    assert!(mv.starts_with("= ") && mv.len() >= 4, "{mv:?}");
+    ends_within(child, Duration::from_secs(2), "stdin closed during genmove");
+
+    // Analysis stops at the end of input, closes its response, and the process exits.
+    let mut child = spawn(&["--level", "easy", "--threads", "1"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "boardsize 9\nkata-analyze 10").unwrap();
+    assert_eq!(response(&mut stdout), "= \n");
+    let mut header = String::new();
+    stdout.read_line(&mut header).unwrap();
+    assert_eq!(header, "= \n");
+    let mut info = String::new();
+    stdout.read_line(&mut info).unwrap();
+    assert!(info.starts_with("info move "), "{info:?}");
+    drop(stdin);
+    assert!(
+        response(&mut stdout)
+            .lines()
+            .all(|l| l.starts_with("info "))
+    );
+    ends_within(
+        child,
+        Duration::from_secs(2),
+        "stdin closed during kata-analyze",
+    );
+}
+
+#[test]
+fn a_closed_stdout_ends_the_session() {
+    let mut child = spawn(&["--level", "easy", "--threads", "1"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "boardsize 9\nkata-analyze 10").unwrap();
+    assert_eq!(response(&mut stdout), "= \n");
+    let mut header = String::new();
+    stdout.read_line(&mut header).unwrap();
+    assert_eq!(header, "= \n");
+    drop(stdout);
+    // The engine notices at its next write; stdin stays open, so only that ends it.
+    let stderr = ends_within(child, Duration::from_secs(3), "stdout closed");
+    assert!(stderr.contains("stopped reading"), "{stderr}");
+    drop(stdin);
+}
+
+#[test]
+fn sigterm_ends_the_process_at_once() {
+    let mut child = spawn(&["--level", "hard", "--threads", "2"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "boardsize 19\nkata-analyze 50").unwrap();
+    assert_eq!(response(&mut stdout), "= \n");
+    let mut header = String::new();
+    stdout.read_line(&mut header).unwrap();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    ends_within(child, Duration::from_secs(1), "SIGTERM during kata-analyze");
+    drop(stdin);
 }

@@ -145,10 +145,12 @@ fn gogui_analyze_commands_are_well_formed_and_known() {
 fn stats_and_ownership_describe_the_last_search() {
     let out = session("boardsize 7\ngenmove b\nyeoul-stats\nyeoul-ownership\n");
     let answers: Vec<&str> = out.split("\n\n").collect();
-    let json = answers[2].trim_start_matches("= ");
-    assert!(json.starts_with('{') && json.ends_with('}'), "{json}");
+    let json: serde_json::Value =
+        serde_json::from_str(answers[2].trim_start_matches("= ")).expect("yeoul-stats is JSON");
+    assert_eq!(json["playouts"], 300, "{json}");
+    assert!(json["best"].is_string() && json["pv"].is_array(), "{json}");
     assert!(
-        json.contains("\"playouts\":300") && json.contains("\"best\":\""),
+        json["winrate"].is_number() && json["decision"].is_string(),
         "{json}"
     );
     let board: Vec<&str> = answers[3].lines().skip(1).collect();
@@ -158,6 +160,22 @@ fn stats_and_ownership_describe_the_last_search() {
         assert_eq!(values.len(), 7);
         assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
     }
+}
+
+#[test]
+fn benchmark_answers_one_json_object() {
+    let out = session("yeoul-benchmark 5 150 1\nyeoul-benchmark 5 0\n");
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let json: serde_json::Value =
+        serde_json::from_str(answers[0].trim_start_matches("= ")).expect("yeoul-benchmark is JSON");
+    assert_eq!(json["board"], 5, "{json}");
+    assert_eq!(json["threads"], 1, "{json}");
+    assert!(
+        json["playouts"].as_u64().is_some_and(|n| n >= 150),
+        "{json}"
+    );
+    assert!(json["playouts_per_second"].is_u64(), "{json}");
+    assert_eq!(answers[1], "? syntax error");
 }
 
 #[test]

@@ -5,9 +5,8 @@
 
 use super::parse::{format_move, parse_color};
 use super::{GtpError, Session};
-use crate::engine::Reply;
+use crate::engine::{Reply, SearchResult};
 use crate::rules::{BoardSize, Color, Move};
-use crate::search::SearchResult;
 use std::time::{Duration, Instant};
 
 /// Which dialect to print.
@@ -145,11 +144,6 @@ pub fn analyze(
     let request = parse_request(session, args)?;
     write_header(session, id);
     let size = session.engine.game().size();
-    let mut params = session.engine.params_for(request.color);
-    params.max_playouts = u64::MAX;
-    params.early_stop = false;
-    params.deterministic = false;
-    params.max_time = Some(request.interval);
     session.input.reset_arrival();
     loop {
         if session
@@ -159,20 +153,20 @@ pub fn analyze(
         {
             break;
         }
-        let result = session
-            .engine
-            .analyze(request.color, &params, session.input.arrival_flag());
+        let result = session.engine.analysis_step(
+            request.color,
+            request.interval,
+            session.input.arrival_flag(),
+        );
         let line = info_line(size, &result, dialect, request.ownership);
         if !line.is_empty() {
-            let _ = writeln!(session.out, "{line}");
-            let _ = session.out.flush();
+            session.send(&format!("{line}\n"));
         }
-        if session.input.line_arrived(Duration::ZERO) {
+        if session.quit || session.input.line_arrived(Duration::ZERO) {
             break;
         }
     }
-    let _ = writeln!(session.out);
-    let _ = session.out.flush();
+    session.send("\n");
     Ok(())
 }
 
@@ -186,26 +180,23 @@ pub fn genmove_analyze(
     let request = parse_request(session, args)?;
     write_header(session, id);
     let size = session.engine.game().size();
-    let budget = session.engine.params_for(request.color);
+    let (time, playouts) = session.engine.move_budget(request.color);
     let started = Instant::now();
-    let total = budget.max_time.unwrap_or(Duration::from_secs(3600));
+    let total = time.unwrap_or(Duration::from_secs(3600));
     let mut spent_playouts = 0;
     // Think in steps of one interval, printing after each, then let genmove finish.
-    while started.elapsed() + request.interval < total && spent_playouts < budget.max_playouts {
-        let mut step = budget.clone();
-        step.max_time = Some(request.interval);
-        step.early_stop = false;
-        step.max_playouts = budget.max_playouts - spent_playouts;
-        let result = session
-            .engine
-            .analyze(request.color, &step, session.input.interrupt_flag());
-        spent_playouts += result.stats.playouts;
-        let _ = writeln!(
-            session.out,
-            "{}",
-            info_line(size, &result, dialect, request.ownership)
+    while started.elapsed() + request.interval < total && spent_playouts < playouts {
+        let result = session.engine.genmove_step(
+            request.color,
+            request.interval,
+            playouts - spent_playouts,
+            session.input.interrupt_flag(),
         );
-        let _ = session.out.flush();
+        spent_playouts += result.stats.playouts;
+        session.send(&format!(
+            "{}\n",
+            info_line(size, &result, dialect, request.ownership)
+        ));
     }
     let left = total
         .saturating_sub(started.elapsed())
@@ -218,13 +209,11 @@ pub fn genmove_analyze(
         Reply::Resign => "resign".to_string(),
         Reply::Move(mv) => format_move(size, mv),
     };
-    let _ = write!(session.out, "play {text}\n\n");
-    let _ = session.out.flush();
+    session.send(&format!("play {text}\n\n"));
     Ok(())
 }
 
 fn write_header(session: &mut Session, id: Option<u64>) {
     let id = id.map(|i| i.to_string()).unwrap_or_default();
-    let _ = writeln!(session.out, "={id} ");
-    let _ = session.out.flush();
+    session.send(&format!("={id} \n"));
 }

@@ -3,11 +3,10 @@
 use super::analysis::{self, Dialect};
 use super::parse::{CommandLine, format_move, parse_color, parse_count, parse_move, parse_number};
 use super::{GtpError, Session};
-use crate::engine::{Level, Reply};
+use crate::engine::{BenchmarkLimit, Level, Reply, TimeControl};
 use crate::rules::{
     Bitboard, BoardSize, Cell, Color, HandicapError, Move, Point, Ruleset, max_fixed_handicap,
 };
-use crate::search::time::TimeControl;
 use crate::sgf::{Header, Until, read_game, write_game};
 use std::time::Duration;
 
@@ -523,31 +522,30 @@ fn stats(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     let Some((result, decision)) = session.engine.last_search() else {
         return Ok("{}".into());
     };
-    let pv: Vec<String> = result
-        .pv()
-        .iter()
-        .map(|&m| format!("\"{}\"", format_move(size, m)))
-        .collect();
+    let pv: Vec<String> = result.pv().iter().map(|&m| format_move(size, m)).collect();
     let s = &result.stats;
-    Ok(format!(
-        "{{\"playouts\":{},\"visits\":{},\"pps\":{:.0},\"time_ms\":{},\"nodes\":{},\"memory_bytes\":{},\"threads\":{},\"best\":\"{}\",\"winrate\":{:.4},\"score_lead\":{:.2},\"pv\":[{}],\"decision\":\"{:?}\"}}",
-        s.playouts,
-        result
-            .candidates
-            .iter()
-            .map(|c| c.visits as u64)
-            .sum::<u64>(),
-        s.playouts_per_second(),
-        s.elapsed.as_millis(),
-        s.nodes,
-        s.memory_bytes,
-        s.threads,
-        format_move(size, result.best),
-        result.win_rate,
-        result.score_lead,
-        pv.join(","),
-        decision
-    ))
+    let visits: u64 = result.candidates.iter().map(|c| c.visits as u64).sum();
+    Ok(serde_json::json!({
+        "playouts": s.playouts,
+        "visits": visits,
+        "pps": s.playouts_per_second().round() as u64,
+        "time_ms": s.elapsed.as_millis() as u64,
+        "nodes": s.nodes,
+        "memory_bytes": s.memory_bytes,
+        "threads": s.threads,
+        "best": format_move(size, result.best),
+        "winrate": rounded(result.win_rate, 4),
+        "score_lead": rounded(result.score_lead, 2),
+        "pv": pv,
+        "decision": format!("{decision:?}"),
+    })
+    .to_string())
+}
+
+/// `x` to `digits` decimals, for JSON that people read (a NaN becomes `null`).
+fn rounded(x: f32, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x as f64 * scale).round() / scale
 }
 
 /// The ownership board (+1 Black, -1 White), top row first, as GoGui's `dboard` wants.
@@ -835,23 +833,21 @@ fn benchmark(session: &mut Session, args: &[String]) -> Result<String, GtpError>
     if budget <= 0.0 || !(1..=1024).contains(&threads) {
         return Err(GtpError::Syntax);
     }
-    let mut params = crate::search::SearchParams::for_size(size, u64::MAX);
-    params.threads = threads;
-    params.early_stop = false;
-    if budget <= 60.0 {
-        params.max_time = Some(Duration::from_secs_f64(budget));
+    let limit = if budget <= 60.0 {
+        BenchmarkLimit::Time(Duration::from_secs_f64(budget))
     } else {
-        params.max_playouts = budget as u64;
-    }
-    let game = crate::rules::Game::new(size, session.engine.game().ruleset());
-    let mut search = crate::search::Search::new(crate::search::policy::PlayoutPolicy::heavy());
-    let result = search.run(&game, Color::Black, &params, session.input.interrupt_flag());
-    let s = &result.stats;
-    Ok(format!(
-        "{{\"board\":{n},\"threads\":{threads},\"playouts\":{},\"playouts_per_second\":{:.0},\"nodes\":{},\"ms\":{}}}",
-        s.playouts,
-        s.playouts_per_second(),
-        s.nodes,
-        s.elapsed.as_millis()
-    ))
+        BenchmarkLimit::Playouts(budget as u64)
+    };
+    let s = session
+        .engine
+        .benchmark(size, limit, threads, session.input.interrupt_flag());
+    Ok(serde_json::json!({
+        "board": n,
+        "threads": threads,
+        "playouts": s.playouts,
+        "playouts_per_second": s.playouts_per_second().round() as u64,
+        "nodes": s.nodes,
+        "ms": s.elapsed.as_millis() as u64,
+    })
+    .to_string())
 }

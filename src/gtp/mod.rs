@@ -146,7 +146,7 @@ pub struct Session<'a> {
     pub engine: Engine,
     pub input: &'a mut Input,
     pub out: &'a mut dyn Write,
-    /// Set by `quit`.
+    /// Set by `quit`, or when the controller stops reading.
     pub quit: bool,
 }
 
@@ -166,7 +166,8 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(engine: Engine, reader: R, mut
         };
         session.input.interrupt.store(false, Ordering::Relaxed);
         if let Some(response) = commands::dispatch(&mut session, &command) {
-            write_response(session.out, command.id, response);
+            let text = response_text(command.id, response);
+            session.send(&text);
         }
         if session.quit {
             break;
@@ -177,35 +178,30 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(engine: Engine, reader: R, mut
     }
 }
 
-/// Thinks about the position for the side to move (the opponent, after our genmove) until
-/// any line arrives, so that the tree is ready when its move comes; bounded by twenty
-/// times the level's playout budget (the tree's memory cap holds anyway).
+/// Ponders (the engine thinks on the opponent's time) until any line arrives.
 fn ponder(session: &mut Session) {
-    let game = session.engine.game();
-    if game.is_over() {
-        return;
-    }
-    let color = game.to_move();
-    let mut params = session.engine.params_for(color);
-    let limit = params.max_playouts.saturating_mul(20);
-    params.max_time = Some(Duration::from_millis(500));
-    params.early_stop = false;
-    params.deterministic = false;
     session.input.reset_arrival();
-    let mut spent = 0;
-    while spent < limit && !session.input.arrival_flag().load(Ordering::Relaxed) {
-        params.max_playouts = limit - spent;
-        spent += session
-            .engine
-            .analyze(color, &params, session.input.arrival_flag())
-            .stats
-            .playouts;
+    session.engine.ponder(session.input.arrival_flag());
+}
+
+impl Session<'_> {
+    /// Writes `text` to the controller at once. A failed write means the controller is
+    /// gone (a closed pipe): the session ends, as after `quit`.
+    pub fn send(&mut self, text: &str) {
+        let written = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.flush());
+        if written.is_err() {
+            log::warn!("the controller stopped reading: stopping");
+            self.quit = true;
+        }
     }
 }
 
-/// The one place that writes a response: `=id result` or `?id message`, a space after the
-/// marker, no empty line inside, one empty line after, flushed.
-pub fn write_response(out: &mut dyn Write, id: Option<u64>, response: Result<String, GtpError>) {
+/// The one shape of a response: `=id result` or `?id message`, a space after the marker,
+/// no empty line inside, one empty line after.
+fn response_text(id: Option<u64>, response: Result<String, GtpError>) -> String {
     let (marker, body) = match response {
         Ok(text) => ('=', text),
         Err(e) => ('?', e.to_string()),
@@ -219,7 +215,5 @@ pub fn write_response(out: &mut dyn Write, id: Option<u64>, response: Result<Str
         .map(|(_, l)| l.trim_end())
         .collect::<Vec<_>>()
         .join("\n");
-    // A failed write means the controller is gone: nothing left to do but stop quietly.
-    let _ = write!(out, "{marker}{id} {body}\n\n");
-    let _ = out.flush();
+    format!("{marker}{id} {body}\n\n")
 }
