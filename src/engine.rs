@@ -117,6 +117,8 @@ pub struct EngineConfig {
     pub deterministic: bool,
     /// Tree memory cap in MiB.
     pub max_memory_mb: usize,
+    /// What the controller and the network add to every move: kept back from the clock.
+    pub lag: Duration,
     /// Think on the opponent's time (GTP: after our move, until the next command).
     pub ponder: bool,
     /// Resign hopeless games (at the levels that do); off: play on to two passes.
@@ -143,6 +145,7 @@ impl Default for EngineConfig {
             seed: 1,
             deterministic: false,
             max_memory_mb: 1024,
+            lag: crate::search::time::DEFAULT_LAG,
             ponder: false,
             resign: true,
             knowledge: Model::builtin().ok(),
@@ -361,7 +364,12 @@ impl Engine {
             (self.config.max_memory_mb << 20) / crate::search::tree::Tree::NODE_BYTES;
         let level_time = self.config.time.unwrap_or(level.settings().time);
         let empty = self.game.board().empty_count();
-        params.max_time = Some(self.clocks[color.index()].budget(level_time, empty, size.points()));
+        params.max_time = Some(self.clocks[color.index()].budget(
+            level_time,
+            self.config.lag,
+            empty,
+            size.points(),
+        ));
         if let Some(playouts) = self.config.playouts {
             params.max_playouts = playouts;
             params.max_time = None;

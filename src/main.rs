@@ -54,6 +54,10 @@ struct EngineOptions {
     /// Memory for the search tree, in MiB.
     #[arg(long, default_value_t = 1024, global = true)]
     max_memory: usize,
+    /// Seconds kept back from the clock for the controller's and the network's delay (a
+    /// server's lag).
+    #[arg(long, default_value_t = 0.2, global = true)]
+    lag: f64,
     /// Think on the opponent's time (GTP engine).
     #[arg(long, global = true)]
     ponder: bool,
@@ -103,6 +107,7 @@ impl EngineOptions {
         if let Some(t) = self.time {
             config.time = Some(Duration::from_secs_f64(t));
         }
+        config.lag = Duration::from_secs_f64(self.lag);
         config
     }
 
@@ -127,6 +132,9 @@ impl EngineOptions {
         }
         if !(1..=1 << 20).contains(&self.max_memory) {
             fail("--max-memory must be 1 to 1048576 MiB");
+        }
+        if !(self.lag.is_finite() && (0.0..=60.0).contains(&self.lag)) {
+            fail("--lag must be 0 to 60 seconds");
         }
         if self.amaf_distance > 16 {
             fail("--amaf-distance must be 0 to 16");

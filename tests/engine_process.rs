@@ -56,6 +56,8 @@ fn a_bad_option_prints_usage_on_stderr_and_fails() {
         &["--frobnicate"],
         &["--threads", "0"],
         &["--rules", "ing"],
+        &["--lag", "nan"],
+        &["--lag", "100"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_yeoul"))
             .args(args)

@@ -35,8 +35,9 @@ pub struct Clock {
     pub count: u32,
 }
 
-/// Kept back from every budget for the controller's and the network's latency.
-pub const LATENCY_MARGIN: Duration = Duration::from_millis(200);
+/// Kept back for the controller's and the network's latency unless `--lag` says otherwise:
+/// all of it from the time that must not run out, half of it from every budget.
+pub const DEFAULT_LAG: Duration = Duration::from_millis(200);
 /// Never think less than this (GTP still needs an answer).
 const FLOOR: Duration = Duration::from_millis(20);
 
@@ -110,9 +111,16 @@ impl Clock {
         self.left = period;
     }
 
-    /// The thinking time for the next move: at most `level_time`, and within the clock.
-    /// `empty_share` is the fraction of the board still empty (the game's phase).
-    pub fn budget(&self, level_time: Duration, empty_points: usize, points: usize) -> Duration {
+    /// The thinking time for the next move: at most `level_time`, and within the clock
+    /// less `lag` (what the controller and the network add to every move).
+    /// `empty_points` of `points` tell the game's phase.
+    pub fn budget(
+        &self,
+        level_time: Duration,
+        lag: Duration,
+        empty_points: usize,
+        points: usize,
+    ) -> Duration {
         let clock_budget = match self.control {
             TimeControl::None => return level_time,
             TimeControl::Absolute { .. } => self.main_share(empty_points, points),
@@ -135,8 +143,8 @@ impl Clock {
         };
         clock_budget
             .min(level_time)
-            .min(hard_limit.saturating_sub(LATENCY_MARGIN))
-            .saturating_sub(LATENCY_MARGIN / 2)
+            .min(hard_limit.saturating_sub(lag))
+            .saturating_sub(lag / 2)
             .max(FLOOR)
     }
 
@@ -164,7 +172,7 @@ mod tests {
     fn without_a_clock_the_level_time_is_the_budget() {
         let clock = Clock::new(TimeControl::None);
         assert_eq!(
-            clock.budget(Duration::from_millis(1200), 81, 81),
+            clock.budget(Duration::from_millis(1200), DEFAULT_LAG, 81, 81),
             Duration::from_millis(1200)
         );
     }
@@ -173,13 +181,13 @@ mod tests {
     fn sudden_death_spreads_the_time_and_never_overruns() {
         let mut clock = Clock::new(TimeControl::Absolute { main: S(60) });
         let level = S(10);
-        let opening = clock.budget(level, 81, 81);
+        let opening = clock.budget(level, DEFAULT_LAG, 81, 81);
         assert!(
             opening < S(3) && opening > Duration::from_millis(500),
             "{opening:?}"
         );
         clock.set_left(Duration::from_millis(300), 0);
-        let late = clock.budget(level, 10, 81);
+        let late = clock.budget(level, DEFAULT_LAG, 10, 81);
         assert!(late < Duration::from_millis(300), "{late:?}");
     }
 
@@ -189,7 +197,7 @@ mod tests {
         let mut budgets = Vec::new();
         // 19x19, 160 moves each: the board fills by two stones per own move.
         for k in 0..160 {
-            let b = clock.budget(S(100), 361 - 2 * k, 361);
+            let b = clock.budget(S(100), DEFAULT_LAG, 361 - 2 * k, 361);
             budgets.push(b);
             clock.charge(b);
             assert!(clock.left > Duration::ZERO, "ran out at move {k}");
@@ -207,13 +215,33 @@ mod tests {
             periods: 3,
         });
         clock.set_left(S(30), 3);
-        let b = clock.budget(S(60), 81, 81);
+        let b = clock.budget(S(60), DEFAULT_LAG, 81, 81);
         assert!(b <= S(24) && b >= S(20), "{b:?}");
         // The level caps the budget even when the clock allows more.
         assert_eq!(
-            clock.budget(Duration::from_millis(2800), 81, 81),
+            clock.budget(Duration::from_millis(2800), DEFAULT_LAG, 81, 81),
             Duration::from_millis(2700)
         );
+    }
+
+    #[test]
+    fn the_lag_is_kept_back_from_the_time_that_must_not_run_out() {
+        let mut clock = Clock::new(TimeControl::ByoYomi {
+            main: S(0),
+            period: S(10),
+            periods: 1,
+        });
+        clock.set_left(S(10), 1);
+        let lag = S(3);
+        let b = clock.budget(S(60), lag, 81, 81);
+        assert!(b + lag <= S(10), "{b:?}");
+        assert!(
+            b > clock.budget(S(60), S(5), 81, 81),
+            "more lag, less thought"
+        );
+        // A lag longer than the time left still answers (the floor).
+        clock.set_left(Duration::from_millis(500), 1);
+        assert_eq!(clock.budget(S(60), S(2), 81, 81), FLOOR);
     }
 
     #[test]
@@ -224,7 +252,7 @@ mod tests {
             stones: 25,
         });
         clock.set_left(S(100), 10);
-        let b = clock.budget(S(60), 81, 81);
+        let b = clock.budget(S(60), DEFAULT_LAG, 81, 81);
         assert!(b <= S(9) && b >= S(8), "{b:?}");
     }
 
