@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
-use yeoul::engine::{Engine, EngineConfig, Level};
+use yeoul::engine::{Engine, EngineConfig, Level, TimeControl};
 use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::rules::{BoardSize, Ruleset};
@@ -224,7 +224,56 @@ enum Command {
         /// Seconds an external engine may take for one move.
         #[arg(long, default_value_t = 60.0)]
         move_timeout: f64,
+        /// A game clock for both players, in seconds: none, absolute:MAIN,
+        /// byoyomi:MAIN:PERIOD:PERIODS or canadian:MAIN:PERIOD:STONES. A move slower than
+        /// the clock allows loses the game on time.
+        #[arg(long, default_value = "none", value_parser = parse_clock)]
+        clock: TimeControl,
     },
+}
+
+/// `--clock`: none, absolute:MAIN, byoyomi:MAIN:PERIOD:PERIODS, canadian:MAIN:PERIOD:STONES.
+fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    let parts: Vec<&str> = text.split(':').collect();
+    let seconds = |s: &str| -> Result<Duration, String> {
+        match s.parse::<f64>() {
+            Ok(t) if t.is_finite() && (0.0..=1e6).contains(&t) => Ok(Duration::from_secs_f64(t)),
+            _ => Err(format!("not a number of seconds: {s:?}")),
+        }
+    };
+    let count = |s: &str| -> Result<u32, String> {
+        match s.parse::<u32>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!("not a count above 0: {s:?}")),
+        }
+    };
+    let positive = |d: Duration| {
+        if d.is_zero() {
+            Err("a period must be longer than 0 s".to_string())
+        } else {
+            Ok(d)
+        }
+    };
+    match parts.as_slice() {
+        ["none"] => Ok(TimeControl::None),
+        ["absolute", main] => Ok(TimeControl::Absolute {
+            main: positive(seconds(main)?)?,
+        }),
+        ["byoyomi", main, period, periods] => Ok(TimeControl::ByoYomi {
+            main: seconds(main)?,
+            period: positive(seconds(period)?)?,
+            periods: count(periods)?,
+        }),
+        ["canadian", main, period, stones] => Ok(TimeControl::Canadian {
+            main: seconds(main)?,
+            period: positive(seconds(period)?)?,
+            stones: count(stones)?,
+        }),
+        _ => Err(
+            "expected none, absolute:MAIN, byoyomi:MAIN:PERIOD:PERIODS or canadian:MAIN:PERIOD:STONES"
+                .to_string(),
+        ),
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -305,6 +354,7 @@ fn main() {
             referee,
             sgf_dir,
             move_timeout,
+            clock,
         }) => {
             let Ok(size) = BoardSize::new(size) else {
                 fail("--size must be 2 to 19")
@@ -323,6 +373,7 @@ fn main() {
                 alternate: !no_alternate,
                 sgf_dir,
                 move_timeout: Duration::from_secs_f64(move_timeout),
+                clock,
             };
             play_match(&cli.engine, opponent, opponent_level, referee, &config);
         }

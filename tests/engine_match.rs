@@ -2,7 +2,7 @@
 //! alternate, every move is legal, and the summary adds up.
 
 use std::time::Duration;
-use yeoul::engine::{EngineConfig, Level};
+use yeoul::engine::{EngineConfig, Level, TimeControl};
 use yeoul::match_runner::{EnginePlayer, MatchConfig, run_match};
 use yeoul::rules::{BoardSize, Ruleset};
 
@@ -26,6 +26,7 @@ fn two_levels_play_a_short_match_to_the_end_without_faults() {
         alternate: true,
         sgf_dir: None,
         move_timeout: Duration::from_secs(30),
+        clock: TimeControl::None,
     };
     let mut a = player(Level::Normal, 400, 1);
     let mut b = player(Level::Easy, 50, 2);

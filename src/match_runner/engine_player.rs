@@ -1,9 +1,10 @@
 //! yeoul's own engine as a match [`Player`], in-process.
 
-use super::{Player, PlayerError, Reply};
+use super::{Player, PlayerError, Reply, TimeControl};
 use crate::engine::{Engine, EngineConfig};
 use crate::rules::{BoardSize, Color, Move, Ruleset};
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 pub struct EnginePlayer {
     engine: Engine,
@@ -56,5 +57,15 @@ impl Player for EnginePlayer {
 
     fn final_score(&mut self) -> Result<Option<String>, PlayerError> {
         Ok(Some(self.engine.final_score().to_string()))
+    }
+
+    fn time_settings(&mut self, control: TimeControl) -> Result<(), PlayerError> {
+        self.engine.set_time_control(control);
+        Ok(())
+    }
+
+    fn time_left(&mut self, color: Color, left: Duration, count: u32) -> Result<(), PlayerError> {
+        self.engine.clock_mut(color).set_left(left, count);
+        Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! An external engine over GTP version 2: a child process, a reader thread per output
 //! stream, and a deadline on every command.
 
-use super::{Player, PlayerError, Reply};
+use super::{Player, PlayerError, Reply, TimeControl};
 use crate::gtp::for_each_line;
 use crate::rules::{BoardSize, Color, Move, Ruleset};
 use std::collections::{HashMap, VecDeque};
@@ -231,6 +231,9 @@ pub struct GtpPlayer {
     size: BoardSize,
     next_id: u32,
     known: HashMap<String, bool>,
+    /// A byo-yomi clock told as GTP's canadian `time_settings` (one stone a period),
+    /// for an engine without `kgs-time_settings`: `time_left` then says one stone.
+    byo_yomi_as_canadian: bool,
 }
 
 impl GtpPlayer {
@@ -246,6 +249,7 @@ impl GtpPlayer {
             size: BoardSize::NINETEEN,
             next_id: 0,
             known: HashMap::new(),
+            byo_yomi_as_canadian: false,
         };
         player.restart()?;
         // The first answer also reports an engine that died at once (a bad option).
@@ -520,6 +524,68 @@ impl Player for GtpPlayer {
                     ))
                 })
         }
+    }
+
+    fn time_settings(&mut self, control: TimeControl) -> Result<(), PlayerError> {
+        // GTP counts whole seconds.
+        let secs = |d: Duration| d.as_secs_f64().round() as u64;
+        self.byo_yomi_as_canadian = false;
+        if self.known_command("kgs-time_settings")? {
+            let command = match control {
+                TimeControl::None => "kgs-time_settings none".to_string(),
+                TimeControl::Absolute { main } => {
+                    format!("kgs-time_settings absolute {}", secs(main))
+                }
+                TimeControl::ByoYomi {
+                    main,
+                    period,
+                    periods,
+                } => format!(
+                    "kgs-time_settings byoyomi {} {} {periods}",
+                    secs(main),
+                    secs(period)
+                ),
+                TimeControl::Canadian {
+                    main,
+                    period,
+                    stones,
+                } => format!(
+                    "kgs-time_settings canadian {} {} {stones}",
+                    secs(main),
+                    secs(period)
+                ),
+            };
+            return self.send(&command).map(drop);
+        }
+        let (main, period, stones) = match control {
+            TimeControl::None => (0, 1, 0),
+            TimeControl::Absolute { main } => (secs(main), 0, 0),
+            TimeControl::ByoYomi { main, period, .. } => {
+                self.byo_yomi_as_canadian = true;
+                (secs(main), secs(period), 1)
+            }
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => (secs(main), secs(period), stones),
+        };
+        self.send(&format!("time_settings {main} {period} {stones}"))
+            .map(drop)
+    }
+
+    fn time_left(&mut self, color: Color, left: Duration, count: u32) -> Result<(), PlayerError> {
+        if !self.known_command("time_left")? {
+            return Ok(());
+        }
+        let count = if self.byo_yomi_as_canadian {
+            count.min(1)
+        } else {
+            count
+        };
+        // Whole seconds, rounded down: the engine never believes it has more than it has.
+        let command = format!("time_left {} {} {count}", gtp_color(color), left.as_secs());
+        self.send(&command).map(drop)
     }
 
     fn final_score(&mut self) -> Result<Option<String>, PlayerError> {

@@ -25,6 +25,7 @@ pub use sgf::{game_to_sgf, sgf_file_name};
 pub use stats::{MatchSummary, PlayerSummary, wilson_interval};
 
 use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Ruleset};
+use crate::search::time::Clock;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -42,10 +43,27 @@ pub trait Player {
     /// A score string such as "B+3.5" / "W+0.5" / "0" for the current position, if the
     /// player can score.
     fn final_score(&mut self) -> Result<Option<String>, PlayerError>;
+    /// The game's clock, told after `new_game` when the match has one.
+    fn time_settings(&mut self, _control: TimeControl) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    /// What `color`'s clock shows (GTP's `time_left`: main time with `count` 0, else the
+    /// period and the periods or stones left), told before each of its moves as a server
+    /// does.
+    fn time_left(
+        &mut self,
+        _color: Color,
+        _left: Duration,
+        _count: u32,
+    ) -> Result<(), PlayerError> {
+        Ok(())
+    }
 }
 
 /// A player's answer to `genmove` (the engine's own type).
 pub use crate::engine::Reply;
+/// A match's clock (the engine's own type).
+pub use crate::engine::TimeControl;
 
 /// What went wrong with a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +80,8 @@ pub enum PlayerError {
     Rejected(String),
     /// A move the rules forbid.
     IllegalMove(String),
+    /// A move slower than the clock allowed.
+    TimeLoss(String),
 }
 
 impl PlayerError {
@@ -73,6 +93,7 @@ impl PlayerError {
             PlayerError::Protocol(_) => FaultKind::Protocol,
             PlayerError::Rejected(_) => FaultKind::Rejected,
             PlayerError::IllegalMove(_) => FaultKind::IllegalMove,
+            PlayerError::TimeLoss(_) => FaultKind::TimeLoss,
         }
     }
 
@@ -84,7 +105,8 @@ impl PlayerError {
             | PlayerError::Timeout(m)
             | PlayerError::Protocol(m)
             | PlayerError::Rejected(m)
-            | PlayerError::IllegalMove(m) => m,
+            | PlayerError::IllegalMove(m)
+            | PlayerError::TimeLoss(m) => m,
         }
     }
 }
@@ -106,6 +128,8 @@ pub enum FaultKind {
     Protocol,
     Rejected,
     IllegalMove,
+    /// A move that took longer than the clock had left.
+    TimeLoss,
 }
 
 impl fmt::Display for FaultKind {
@@ -117,6 +141,7 @@ impl fmt::Display for FaultKind {
             FaultKind::Protocol => "protocol error",
             FaultKind::Rejected => "command refused",
             FaultKind::IllegalMove => "illegal move",
+            FaultKind::TimeLoss => "lost on time",
         })
     }
 }
@@ -172,6 +197,9 @@ pub struct MatchConfig {
     /// How long an external engine may think about a move (other commands get at least
     /// ten seconds).
     pub move_timeout: Duration,
+    /// The game clock both players get (`TimeControl::None`: none); a move that takes
+    /// longer than its clock has left loses the game.
+    pub clock: TimeControl,
 }
 
 impl Default for MatchConfig {
@@ -184,6 +212,7 @@ impl Default for MatchConfig {
             alternate: true,
             sgf_dir: None,
             move_timeout: Duration::from_secs(60),
+            clock: TimeControl::None,
         }
     }
 }
@@ -202,6 +231,8 @@ pub enum GameResult {
     Resignation(Color),
     /// The loser crashed, timed out, answered nonsense or played an illegal move.
     Forfeit { winner: Color, reason: String },
+    /// The loser's clock ran out; the colour is the winner's.
+    Time(Color),
     /// Neither player wins (the game could not be played or counted).
     NoResult(String),
 }
@@ -211,7 +242,9 @@ impl GameResult {
     pub fn winner(&self) -> Option<Color> {
         match self {
             GameResult::Score { winner, .. } => *winner,
-            GameResult::Resignation(w) | GameResult::Forfeit { winner: w, .. } => Some(*w),
+            GameResult::Resignation(w)
+            | GameResult::Time(w)
+            | GameResult::Forfeit { winner: w, .. } => Some(*w),
             GameResult::NoResult(_) => None,
         }
     }
@@ -220,11 +253,12 @@ impl GameResult {
         matches!(self, GameResult::Score { winner: None, .. })
     }
 
-    /// SGF's `RE` value: `B+3.5`, `W+R`, `B+F`, `0` (a draw) or `Void`.
+    /// SGF's `RE` value: `B+3.5`, `W+R`, `W+T`, `B+F`, `0` (a draw) or `Void`.
     pub fn sgf_result(&self) -> String {
         match self {
             GameResult::Score { text, .. } => text.clone(),
             GameResult::Resignation(w) => format!("{}+R", color_letter(*w)),
+            GameResult::Time(w) => format!("{}+T", color_letter(*w)),
             GameResult::Forfeit { winner, .. } => format!("{}+F", color_letter(*winner)),
             GameResult::NoResult(_) => "Void".to_string(),
         }
@@ -235,7 +269,7 @@ impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameResult::Score { text, .. } => f.write_str(text),
-            GameResult::Resignation(_) => f.write_str(&self.sgf_result()),
+            GameResult::Resignation(_) | GameResult::Time(_) => f.write_str(&self.sgf_result()),
             GameResult::Forfeit { reason, .. } => write!(f, "{} ({reason})", self.sgf_result()),
             GameResult::NoResult(reason) => write!(f, "no result ({reason})"),
         }
@@ -442,7 +476,13 @@ pub fn play_game(
 
     for color in Color::BOTH {
         let player = &mut players[color.index()];
-        if let Err(e) = player.new_game(config.size, config.komi, config.ruleset) {
+        let started = player
+            .new_game(config.size, config.komi, config.ruleset)
+            .and_then(|()| match config.clock {
+                TimeControl::None => Ok(()),
+                control => player.time_settings(control),
+            });
+        if let Err(e) = started {
             let name = player.name();
             rec.fault(color.into(), name, "new game", &e);
             rec.result = GameResult::Forfeit {
@@ -453,15 +493,34 @@ pub fn play_game(
         }
     }
 
+    let mut clocks = [Clock::new(config.clock); 2];
     let ended = loop {
         if game.is_over() {
             break None;
         }
         let color = game.to_move();
         let mover = &mut players[color.index()];
+        let clock = &mut clocks[color.index()];
+        let before = *clock;
+        let told = match config.clock {
+            TimeControl::None => Ok(()),
+            _ => mover.time_left(color, clock.left, clock.count),
+        };
         let start = Instant::now();
-        let reply = mover.genmove(color);
-        rec.times.push((color, start.elapsed()));
+        let reply = told.and_then(|()| mover.genmove(color));
+        let used = start.elapsed();
+        rec.times.push((color, used));
+        if reply.is_ok() && !clock.charge(used) {
+            let e = PlayerError::TimeLoss(format!(
+                "{:.2} s for a move with {:.2} s left ({} periods or stones)",
+                used.as_secs_f64(),
+                before.left.as_secs_f64(),
+                before.count
+            ));
+            let name = mover.name();
+            rec.fault(color.into(), name, "genmove", &e);
+            break Some(GameResult::Time(color.opponent()));
+        }
         let mv = match reply {
             Ok(Reply::Move(mv)) => mv,
             Ok(Reply::Resign) => break Some(GameResult::Resignation(color.opponent())),

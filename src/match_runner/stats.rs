@@ -41,6 +41,8 @@ pub struct PlayerSummary {
     pub protocol_errors: usize,
     /// Commands it answered with an error (moves it refused, ...).
     pub refusals: usize,
+    /// Moves that took longer than its clock had left.
+    pub time_losses: usize,
 }
 
 impl PlayerSummary {
@@ -55,7 +57,12 @@ impl PlayerSummary {
 
     /// All its faults.
     pub fn errors(&self) -> usize {
-        self.illegal_moves + self.crashes + self.timeouts + self.protocol_errors + self.refusals
+        self.illegal_moves
+            + self.crashes
+            + self.timeouts
+            + self.protocol_errors
+            + self.refusals
+            + self.time_losses
     }
 
     fn count_fault(&mut self, kind: FaultKind) {
@@ -65,6 +72,7 @@ impl PlayerSummary {
             FaultKind::Timeout => self.timeouts += 1,
             FaultKind::Protocol | FaultKind::Start => self.protocol_errors += 1,
             FaultKind::Rejected => self.refusals += 1,
+            FaultKind::TimeLoss => self.time_losses += 1,
         }
     }
 }
@@ -86,6 +94,8 @@ pub struct MatchSummary {
     pub scored: usize,
     pub resignations: usize,
     pub forfeits: usize,
+    /// Games lost on time.
+    pub on_time: usize,
     /// `a`'s share of the games with a result, a draw counting half (`None` without any).
     pub a_win_rate: Option<f64>,
     /// The Wilson 95% interval of `a_win_rate`.
@@ -113,6 +123,7 @@ impl MatchSummary {
         };
         let (mut draws, mut no_results, mut black_wins, mut white_wins) = (0, 0, 0, 0);
         let (mut scored, mut resignations, mut forfeits, mut referee_errors) = (0, 0, 0, 0);
+        let mut on_time = 0;
         let mut total_moves = 0;
         for rec in &records {
             let a_color = rec.a_color();
@@ -146,6 +157,7 @@ impl MatchSummary {
                 GameResult::Score { .. } => scored += 1,
                 GameResult::Resignation(_) => resignations += 1,
                 GameResult::Forfeit { .. } => forfeits += 1,
+                GameResult::Time(_) => on_time += 1,
                 GameResult::NoResult(_) => {}
             }
             for &(color, time) in &rec.times {
@@ -186,6 +198,7 @@ impl MatchSummary {
             scored,
             resignations,
             forfeits,
+            on_time,
             a_win_rate: (decided > 0).then(|| a_points / decided as f64),
             a_win_interval: wilson_interval(a_points, decided),
             average_length: if records.is_empty() {
@@ -217,7 +230,7 @@ impl fmt::Display for MatchSummary {
         )?;
         writeln!(
             f,
-            "{:<3}{:<28}{:>6}{:>10}{:>10}{:>10}{:>10}{:>8}{:>8}{:>9}{:>9}{:>9}",
+            "{:<3}{:<28}{:>6}{:>10}{:>10}{:>10}{:>10}{:>8}{:>8}{:>9}{:>9}{:>9}{:>9}",
             "",
             "player",
             "wins",
@@ -229,13 +242,14 @@ impl fmt::Display for MatchSummary {
             "crash",
             "timeout",
             "protocol",
-            "refused"
+            "refused",
+            "on time"
         )?;
         for (label, p) in [("A", &self.a), ("B", &self.b)] {
             let name: String = p.name.chars().take(27).collect();
             writeln!(
                 f,
-                "{label:<3}{name:<28}{:>6}{:>10}{:>10}{:>10.3}{:>10.3}{:>8}{:>8}{:>9}{:>9}{:>9}",
+                "{label:<3}{name:<28}{:>6}{:>10}{:>10}{:>10.3}{:>10.3}{:>8}{:>8}{:>9}{:>9}{:>9}{:>9}",
                 p.wins,
                 format!("{}/{}", p.wins_as_black, p.games_as_black),
                 format!("{}/{}", p.wins_as_white, p.games_as_white),
@@ -246,6 +260,7 @@ impl fmt::Display for MatchSummary {
                 p.timeouts,
                 p.protocol_errors,
                 p.refusals,
+                p.time_losses,
             )?;
         }
         match self.a_win_rate {
@@ -265,8 +280,8 @@ impl fmt::Display for MatchSummary {
         )?;
         writeln!(
             f,
-            "endings: {} counted, {} resigned, {} forfeited; average length {:.1} moves",
-            self.scored, self.resignations, self.forfeits, self.average_length
+            "endings: {} counted, {} resigned, {} forfeited, {} lost on time; average length {:.1} moves",
+            self.scored, self.resignations, self.forfeits, self.on_time, self.average_length
         )?;
         if self.referee_errors > 0 {
             writeln!(f, "referee errors: {}", self.referee_errors)?;

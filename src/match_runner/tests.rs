@@ -17,6 +17,10 @@ struct RandomPlayer {
     resign_at: Option<usize>,
     /// Play an occupied point at this move index.
     illegal_at: Option<usize>,
+    /// Think this long from this move index on.
+    slow_from: Option<(usize, Duration)>,
+    /// What `time_settings` and `time_left` told it.
+    told: Vec<String>,
 }
 
 impl RandomPlayer {
@@ -28,6 +32,8 @@ impl RandomPlayer {
             scores: false,
             resign_at: None,
             illegal_at: None,
+            slow_from: None,
+            told: Vec::new(),
         }
     }
 }
@@ -55,8 +61,24 @@ impl Player for RandomPlayer {
             .map_err(|e| PlayerError::IllegalMove(e.to_string()))
     }
 
+    fn time_settings(&mut self, control: TimeControl) -> Result<(), PlayerError> {
+        self.told.push(format!("{control:?}"));
+        Ok(())
+    }
+
+    fn time_left(&mut self, color: Color, left: Duration, count: u32) -> Result<(), PlayerError> {
+        self.told
+            .push(format!("{color} {} {count}", left.as_millis()));
+        Ok(())
+    }
+
     fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError> {
         let index = self.game.record().len();
+        if let Some((from, delay)) = self.slow_from
+            && index >= from
+        {
+            std::thread::sleep(delay);
+        }
         if self.resign_at == Some(index) {
             return Ok(Reply::Resign);
         }
@@ -203,6 +225,59 @@ fn command_lines_split_on_whitespace_and_quotes() {
 }
 
 #[test]
+fn a_move_slower_than_the_clock_loses_on_time_and_the_clock_is_told() {
+    let config = MatchConfig {
+        size: BoardSize::new(5).unwrap(),
+        games: 1,
+        clock: TimeControl::ByoYomi {
+            main: Duration::from_millis(100),
+            period: Duration::from_millis(150),
+            periods: 2,
+        },
+        ..MatchConfig::default()
+    };
+    let mut a = RandomPlayer::new("prompt", 1);
+    let mut b = RandomPlayer::new("slow", 2);
+    // White's second move (index 3) takes 500 ms: the main time and both periods.
+    b.slow_from = Some((3, Duration::from_millis(500)));
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    let rec = &summary.records[0];
+    assert_eq!(
+        rec.result,
+        GameResult::Time(Color::Black),
+        "{:?}",
+        rec.errors
+    );
+    assert_eq!(rec.result.sgf_result(), "B+T");
+    assert_eq!(rec.moves.len(), 3, "the slow move is not played");
+    assert_eq!((summary.b.time_losses, summary.a.time_losses), (1, 0));
+    assert_eq!(summary.on_time, 1);
+    assert_eq!(b.told[0], format!("{:?}", config.clock));
+    // Before each of its moves, what its clock showed: all the main time at first.
+    assert_eq!(b.told[1], "white 100 0");
+    assert!(
+        b.told.len() == 3 && a.told.len() == 3,
+        "{:?} {:?}",
+        a.told,
+        b.told
+    );
+
+    // The same player without a clock plays on.
+    let unclocked = MatchConfig {
+        clock: TimeControl::None,
+        ..config
+    };
+    let mut b = RandomPlayer::new("slow", 2);
+    b.slow_from = Some((3, Duration::from_millis(1)));
+    let summary = run_match(&unclocked, &mut a, &mut b, None, &mut |_| {});
+    assert!(matches!(
+        summary.records[0].result,
+        GameResult::Score { .. }
+    ));
+    assert!(b.told.is_empty());
+}
+
+#[test]
 fn random_games_on_five_by_five_add_up_and_alternate() {
     let dir = temp_dir("random");
     let config = MatchConfig {
@@ -213,6 +288,7 @@ fn random_games_on_five_by_five_add_up_and_alternate() {
         alternate: true,
         sgf_dir: Some(dir.clone()),
         move_timeout: Duration::from_secs(10),
+        clock: TimeControl::None,
     };
     let mut a = RandomPlayer::new("rand-a", 1);
     let mut b = RandomPlayer::new("rand-b", 2);
@@ -432,6 +508,38 @@ mod external {
 
     const GNUGO: &str = "/usr/games/gnugo";
 
+    #[test]
+    fn an_engine_without_kgs_time_settings_gets_the_clock_in_gtp_words() {
+        if !Path::new(GNUGO).exists() {
+            assert_ne!(
+                std::env::var("CI").as_deref(),
+                Ok("true"),
+                "{GNUGO} is missing under CI"
+            );
+            eprintln!("{GNUGO} is not installed: skipped");
+            return;
+        }
+        let mut gnugo = GtpPlayer::start(
+            &format!("{GNUGO} --mode gtp --level 0"),
+            Duration::from_secs(30),
+        )
+        .unwrap();
+        gnugo
+            .new_game(BoardSize::NINE, 7.5, Ruleset::Chinese)
+            .unwrap();
+        let clock = TimeControl::ByoYomi {
+            main: Duration::from_secs(10),
+            period: Duration::from_secs(5),
+            periods: 3,
+        };
+        // GNU Go answers `?` to a time_settings or time_left it cannot read.
+        gnugo.time_settings(clock).unwrap();
+        gnugo
+            .time_left(Color::Black, Duration::from_millis(4_500), 2)
+            .unwrap();
+        assert!(gnugo.genmove(Color::Black).is_ok());
+    }
+
     /// A GTP engine in sh that passes; `hang`, `crash` or `garbage` change its genmove.
     fn fake_engine(mode: &str) -> (PathBuf, String) {
         let dir = temp_dir(&format!("fake-{mode}"));
@@ -567,6 +675,7 @@ done
             alternate: true,
             sgf_dir: None,
             move_timeout: Duration::from_secs(60),
+            clock: TimeControl::None,
         };
         let mut a = RandomPlayer::new("random", 11);
         let mut b = GtpPlayer::start(

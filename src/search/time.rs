@@ -63,52 +63,65 @@ impl Clock {
         self.count = count;
     }
 
-    /// Charges `used` to the clock, the way a server would, for when no `time_left` comes.
-    pub fn charge(&mut self, used: Duration) {
+    /// Charges one move that took `used`, the way a server does (the engine's own
+    /// bookkeeping when no `time_left` comes, and the match runner's clock). False when
+    /// the time ran out: past the main time of sudden death, past the last byo-yomi
+    /// period, or past a canadian period before its stones were played.
+    pub fn charge(&mut self, used: Duration) -> bool {
         match self.control {
-            TimeControl::None => {}
-            TimeControl::Absolute { .. } => self.left = self.left.saturating_sub(used),
+            TimeControl::None => true,
+            TimeControl::Absolute { .. } => {
+                let in_time = used <= self.left;
+                self.left = self.left.saturating_sub(used);
+                in_time
+            }
             TimeControl::ByoYomi {
                 period, periods, ..
             } => {
+                let mut used = used;
                 if self.count == 0 {
                     if used <= self.left {
                         self.left -= used;
-                        return;
+                        return true;
                     }
-                    let over = used - self.left;
+                    used -= self.left;
                     self.count = periods;
-                    self.left = period;
-                    self.charge_period(over, period);
-                } else {
-                    self.charge_period(used, period);
                 }
+                // Each period that ran out before the move is lost; the move resets the next.
+                let lost = (used.as_nanos().saturating_sub(1) / period.as_nanos().max(1)) as u32;
+                self.left = period;
+                if lost >= self.count {
+                    self.count = 0;
+                    self.left = Duration::ZERO;
+                    return false;
+                }
+                self.count -= lost;
+                true
             }
             TimeControl::Canadian { period, stones, .. } => {
-                if self.count == 0 && used <= self.left {
-                    self.left -= used;
-                    return;
-                }
+                let mut used = used;
                 if self.count == 0 {
-                    self.count = stones;
+                    if used <= self.left {
+                        self.left -= used;
+                        return true;
+                    }
+                    used -= self.left;
+                    self.count = stones.max(1);
                     self.left = period;
-                    return;
                 }
-                self.left = self.left.saturating_sub(used);
+                if used > self.left {
+                    self.left = Duration::ZERO;
+                    return false;
+                }
+                self.left -= used;
                 self.count -= 1;
                 if self.count == 0 {
-                    self.count = stones;
+                    self.count = stones.max(1);
                     self.left = period;
                 }
+                true
             }
         }
-    }
-
-    fn charge_period(&mut self, used: Duration, period: Duration) {
-        if used > period && self.count > 1 {
-            self.count -= 1;
-        }
-        self.left = period;
     }
 
     /// The thinking time for the next move: at most `level_time`, and within the clock
@@ -254,6 +267,50 @@ mod tests {
         clock.set_left(S(100), 10);
         let b = clock.budget(S(60), DEFAULT_LAG, 81, 81);
         assert!(b <= S(9) && b >= S(8), "{b:?}");
+    }
+
+    #[test]
+    fn the_clock_runs_out_as_a_server_says() {
+        let mut sudden = Clock::new(TimeControl::Absolute { main: S(10) });
+        assert!(sudden.charge(S(6)) && sudden.charge(S(4)));
+        assert!(!sudden.charge(Duration::from_millis(1)), "nothing left");
+
+        // Byo-yomi 10 s x 2: a move of 15 s loses one period, a move longer than the
+        // last period loses the game.
+        let mut byo = Clock::new(TimeControl::ByoYomi {
+            main: S(0),
+            period: S(10),
+            periods: 2,
+        });
+        assert!(
+            byo.charge(S(10)),
+            "a move that takes the whole period keeps it"
+        );
+        assert_eq!((byo.left, byo.count), (S(10), 2));
+        assert!(byo.charge(S(15)));
+        assert_eq!((byo.left, byo.count), (S(10), 1));
+        assert!(!byo.charge(S(11)));
+
+        // Canadian 10 s for 2 stones: 6 s + 5 s is too slow.
+        let mut canadian = Clock::new(TimeControl::Canadian {
+            main: S(0),
+            period: S(10),
+            stones: 2,
+        });
+        assert!(canadian.charge(S(6)));
+        assert_eq!((canadian.left, canadian.count), (S(4), 1));
+        assert!(!canadian.charge(S(5)));
+        let mut canadian = Clock::new(TimeControl::Canadian {
+            main: S(2),
+            period: S(10),
+            stones: 2,
+        });
+        // 3 s: the main time, then 1 s of the first period, and a stone played.
+        assert!(canadian.charge(S(3)));
+        assert_eq!((canadian.left, canadian.count), (S(9), 1));
+        assert!(canadian.charge(S(9)));
+        assert_eq!((canadian.left, canadian.count), (S(10), 2), "a new period");
+        assert!(Clock::new(TimeControl::None).charge(S(1_000_000)));
     }
 
     #[test]
