@@ -401,23 +401,7 @@ impl Engine {
         interval: Duration,
         stop: &AtomicBool,
     ) -> SearchResult {
-        self.analysis_step_within(color, interval, u64::MAX, stop)
-    }
-
-    /// [`Engine::analysis_step`] spending at most `playouts`.
-    fn analysis_step_within(
-        &mut self,
-        color: Color,
-        interval: Duration,
-        playouts: u64,
-        stop: &AtomicBool,
-    ) -> SearchResult {
-        let mut params = self.params_for(color);
-        params.max_playouts = playouts;
-        params.early_stop = false;
-        params.deterministic = false;
-        params.max_time = Some(interval);
-        self.analyze(color, &params, stop)
+        self.search_step(color, interval, u64::MAX, true, stop)
     }
 
     /// One step of a move's thinking that prints as it goes (`kata-genmove_analyze`):
@@ -429,10 +413,26 @@ impl Engine {
         playouts: u64,
         stop: &AtomicBool,
     ) -> SearchResult {
+        self.search_step(color, interval, playouts, false, stop)
+    }
+
+    /// The move's search for `interval` and at most `playouts`, never stopped early;
+    /// `open` (analysis, pondering) searches freely even in deterministic mode.
+    fn search_step(
+        &mut self,
+        color: Color,
+        interval: Duration,
+        playouts: u64,
+        open: bool,
+        stop: &AtomicBool,
+    ) -> SearchResult {
         let mut params = self.params_for(color);
         params.max_time = Some(interval);
-        params.early_stop = false;
         params.max_playouts = playouts;
+        params.early_stop = false;
+        if open {
+            params.deterministic = false;
+        }
         self.analyze(color, &params, stop)
     }
 
@@ -448,7 +448,7 @@ impl Engine {
         let mut spent = 0;
         while spent < limit && !stop.load(std::sync::atomic::Ordering::Relaxed) {
             spent += self
-                .analysis_step_within(color, Duration::from_millis(500), limit - spent, stop)
+                .search_step(color, Duration::from_millis(500), limit - spent, true, stop)
                 .stats
                 .playouts;
         }

@@ -143,6 +143,28 @@ fn ends_within(mut child: std::process::Child, limit: Duration, what: &str) -> S
     stderr
 }
 
+/// An engine started with `args`, streaming `kata-analyze` on an empty board of `size`:
+/// the `boardsize` answer and the analysis header are read.
+fn analysing(
+    args: &[&str],
+    size: usize,
+    interval: u32,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    BufReader<std::process::ChildStdout>,
+) {
+    let mut child = spawn(args);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "boardsize {size}\nkata-analyze {interval}").unwrap();
+    assert_eq!(response(&mut stdout), "= \n");
+    let mut header = String::new();
+    stdout.read_line(&mut header).unwrap();
+    assert_eq!(header, "= \n");
+    (child, stdin, stdout)
+}
+
 #[test]
 fn closing_stdin_while_it_thinks_ends_the_process_after_the_answer() {
     // genmove finishes its move (a piped transcript must get a real move), then exits.
@@ -157,14 +179,7 @@ fn closing_stdin_while_it_thinks_ends_the_process_after_the_answer() {
     ends_within(child, Duration::from_secs(2), "stdin closed during genmove");
 
     // Analysis stops at the end of input, closes its response, and the process exits.
-    let mut child = spawn(&["--level", "easy", "--threads", "1"]);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    writeln!(stdin, "boardsize 9\nkata-analyze 10").unwrap();
-    assert_eq!(response(&mut stdout), "= \n");
-    let mut header = String::new();
-    stdout.read_line(&mut header).unwrap();
-    assert_eq!(header, "= \n");
+    let (child, stdin, mut stdout) = analysing(&["--level", "easy", "--threads", "1"], 9, 10);
     let mut info = String::new();
     stdout.read_line(&mut info).unwrap();
     assert!(info.starts_with("info move "), "{info:?}");
@@ -183,14 +198,7 @@ fn closing_stdin_while_it_thinks_ends_the_process_after_the_answer() {
 
 #[test]
 fn a_closed_stdout_ends_the_session() {
-    let mut child = spawn(&["--level", "easy", "--threads", "1"]);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    writeln!(stdin, "boardsize 9\nkata-analyze 10").unwrap();
-    assert_eq!(response(&mut stdout), "= \n");
-    let mut header = String::new();
-    stdout.read_line(&mut header).unwrap();
-    assert_eq!(header, "= \n");
+    let (child, stdin, stdout) = analysing(&["--level", "easy", "--threads", "1"], 9, 10);
     drop(stdout);
     // The engine notices at its next write; stdin stays open, so only that ends it.
     let stderr = ends_within(child, Duration::from_secs(3), "stdout closed");
@@ -200,13 +208,7 @@ fn a_closed_stdout_ends_the_session() {
 
 #[test]
 fn sigterm_ends_the_process_at_once() {
-    let mut child = spawn(&["--level", "hard", "--threads", "2"]);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    writeln!(stdin, "boardsize 19\nkata-analyze 50").unwrap();
-    assert_eq!(response(&mut stdout), "= \n");
-    let mut header = String::new();
-    stdout.read_line(&mut header).unwrap();
+    let (child, stdin, _stdout) = analysing(&["--level", "hard", "--threads", "2"], 19, 50);
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
