@@ -6,6 +6,7 @@ use crate::referee::{self, Effort, Judgement};
 use crate::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
 use crate::search::policy::PlayoutPolicy;
 use crate::search::time::Clock;
+use crate::search::tree::Tree;
 use crate::search::{Search, SearchParams};
 // The engine is the front ends' one door to the search: what they see of it comes from here.
 pub use crate::search::time::TimeControl;
@@ -115,7 +116,7 @@ pub struct EngineConfig {
     pub time: Option<Duration>,
     pub seed: u64,
     pub deterministic: bool,
-    /// Tree memory cap in MiB.
+    /// The memory the process may hold, in MiB (see [`tree_nodes`]).
     pub max_memory_mb: usize,
     /// What the controller and the network add to every move: kept back from the clock.
     pub lag: Duration,
@@ -155,6 +156,55 @@ impl Default for EngineConfig {
             amaf_distance: 0,
         }
     }
+}
+
+/// Room for what the engine holds besides its tree while it thinks: the referee's
+/// searches, GTP's lines and answers; and each thread's stack and buffers.
+const WORKING_MARGIN: usize = (8 << 20) + referee::SEARCH_NODES * Tree::NODE_BYTES;
+const THREAD_MARGIN: usize = 1 << 20;
+
+/// Bytes the process holds besides the search tree: what it held when the first engine
+/// asked (the code, the model's tables), and room for the threads and GTP's strings.
+fn fixed_memory(threads: usize) -> usize {
+    static AT_START: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    // Where the system does not say, what a release build holds on Linux, doubled.
+    let at_start = *AT_START.get_or_init(|| resident_bytes().unwrap_or(140 << 20));
+    at_start + WORKING_MARGIN + THREAD_MARGIN * threads.max(1)
+}
+
+/// The resident set size of this process (from Linux's /proc; `None` elsewhere).
+fn resident_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib << 10)
+}
+
+/// The nodes the search tree may hold so that the whole process stays within
+/// `--max-memory`: half of what the fixed part leaves, because tree reuse copies the
+/// subtree it keeps before it drops the old tree, and both are held for that moment.
+/// Whole chunks, since a tree allocates a chunk at a time.
+pub fn tree_nodes(config: &EngineConfig) -> usize {
+    let limit = config.max_memory_mb << 20;
+    let chunks = limit.saturating_sub(fixed_memory(config.threads)) / 2 / Tree::MIN_BYTES;
+    chunks.max(1) * (Tree::MIN_BYTES / Tree::NODE_BYTES)
+}
+
+/// Checks at start that `--max-memory` leaves room for a tree that can search.
+pub fn check_memory(config: &EngineConfig) -> Result<(), String> {
+    let fixed = fixed_memory(config.threads);
+    let needed = fixed + 2 * Tree::MIN_BYTES;
+    let mib = |bytes: usize| bytes.div_ceil(1 << 20);
+    if config.max_memory_mb << 20 < needed {
+        return Err(format!(
+            "--max-memory {} MiB is too small: the engine holds {} MiB besides its search tree \
+             and needs at least {} MiB",
+            config.max_memory_mb,
+            mib(fixed),
+            mib(needed)
+        ));
+    }
+    Ok(())
 }
 
 /// A genmove answer.
@@ -360,8 +410,7 @@ impl Engine {
             weight: 0.2,
         });
         params.amaf_distance = self.config.amaf_distance;
-        params.max_nodes =
-            (self.config.max_memory_mb << 20) / crate::search::tree::Tree::NODE_BYTES;
+        params.max_nodes = tree_nodes(&self.config);
         let level_time = self.config.time.unwrap_or(level.settings().time);
         let empty = self.game.board().empty_count();
         params.max_time = Some(self.clocks[color.index()].budget(
@@ -466,6 +515,8 @@ impl Engine {
         let mut params = SearchParams::for_size(size, u64::MAX);
         params.threads = threads;
         params.early_stop = false;
+        // Beside the game's own tree, within the same share of --max-memory.
+        params.max_nodes = tree_nodes(&self.config);
         match limit {
             BenchmarkLimit::Time(t) => params.max_time = Some(t),
             BenchmarkLimit::Playouts(n) => params.max_playouts = n,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
-use yeoul::engine::{Engine, EngineConfig, Level, TimeControl};
+use yeoul::engine::{Engine, EngineConfig, Level, TimeControl, check_memory};
 use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::rules::{BoardSize, Ruleset};
@@ -51,7 +51,7 @@ struct EngineOptions {
     /// Komi (default: the rule set's).
     #[arg(long, global = true, allow_negative_numbers = true)]
     komi: Option<f64>,
-    /// Memory for the search tree, in MiB.
+    /// Memory the whole process may hold, in MiB (the search tree gets what the rest leaves)
     #[arg(long, default_value_t = 1024, global = true)]
     max_memory: usize,
     /// Seconds kept back from the clock for the controller's and the network's delay (a
@@ -108,6 +108,10 @@ impl EngineOptions {
             config.time = Some(Duration::from_secs_f64(t));
         }
         config.lag = Duration::from_secs_f64(self.lag);
+        // After the model is loaded: it is most of what the process holds besides the tree.
+        if let Err(e) = check_memory(&config) {
+            fail(&e);
+        }
         config
     }
 
@@ -229,6 +233,10 @@ enum Command {
         /// the clock allows loses the game on time.
         #[arg(long, default_value = "none", value_parser = parse_clock)]
         clock: TimeControl,
+        /// Seconds added to every move's time on the clock, as a server's round trip adds
+        /// them (to check --lag)
+        #[arg(long, default_value_t = 0.0)]
+        network_delay: f64,
     },
 }
 
@@ -355,12 +363,16 @@ fn main() {
             sgf_dir,
             move_timeout,
             clock,
+            network_delay,
         }) => {
             let Ok(size) = BoardSize::new(size) else {
                 fail("--size must be 2 to 19")
             };
             if !(move_timeout.is_finite() && move_timeout > 0.0) {
                 fail("--move-timeout must be a number of seconds above 0");
+            }
+            if !(network_delay.is_finite() && (0.0..=60.0).contains(&network_delay)) {
+                fail("--network-delay must be 0 to 60 seconds");
             }
             let config = MatchConfig {
                 size,
@@ -374,6 +386,7 @@ fn main() {
                 sgf_dir,
                 move_timeout: Duration::from_secs_f64(move_timeout),
                 clock,
+                network_delay: Duration::from_secs_f64(network_delay),
             };
             play_match(&cli.engine, opponent, opponent_level, referee, &config);
         }

@@ -27,6 +27,7 @@ fn two_levels_play_a_short_match_to_the_end_without_faults() {
         sgf_dir: None,
         move_timeout: Duration::from_secs(30),
         clock: TimeControl::None,
+        network_delay: Duration::ZERO,
     };
     let mut a = player(Level::Normal, 400, 1);
     let mut b = player(Level::Easy, 50, 2);

@@ -532,6 +532,7 @@ fn stats(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
         "time_ms": s.elapsed.as_millis() as u64,
         "nodes": s.nodes,
         "memory_bytes": s.memory_bytes,
+        "tree_full": s.tree_full,
         "threads": s.threads,
         "best": format_move(size, result.best),
         "winrate": rounded(result.win_rate, 4),

@@ -200,6 +200,9 @@ pub struct MatchConfig {
     /// The game clock both players get (`TimeControl::None`: none); a move that takes
     /// longer than its clock has left loses the game.
     pub clock: TimeControl,
+    /// Added to every move's time on the clock: the round trip a server's players see
+    /// (the time left they are told includes it).
+    pub network_delay: Duration,
 }
 
 impl Default for MatchConfig {
@@ -213,6 +216,7 @@ impl Default for MatchConfig {
             sgf_dir: None,
             move_timeout: Duration::from_secs(60),
             clock: TimeControl::None,
+            network_delay: Duration::ZERO,
         }
     }
 }
@@ -292,6 +296,8 @@ pub struct GameRecord {
     pub result: GameResult,
     /// Time of each `genmove`, with the colour asked.
     pub times: Vec<(Color, Duration)>,
+    /// Byo-yomi periods each colour lost by thinking past a period.
+    pub periods_lost: [u32; 2],
     /// Who counted a scored game (`referee GNU Go 3.8`, ...).
     pub scorer: Option<String>,
     /// Everything that went wrong, readable.
@@ -467,6 +473,7 @@ pub fn play_game(
         moves: Vec::new(),
         result: GameResult::NoResult("not played".to_string()),
         times: Vec::new(),
+        periods_lost: [0; 2],
         scorer: None,
         errors: Vec::new(),
         faults: Vec::new(),
@@ -508,7 +515,7 @@ pub fn play_game(
         };
         let start = Instant::now();
         let reply = told.and_then(|()| mover.genmove(color));
-        let used = start.elapsed();
+        let used = start.elapsed() + config.network_delay;
         rec.times.push((color, used));
         if reply.is_ok() && !clock.charge(used) {
             let e = PlayerError::TimeLoss(format!(
@@ -521,6 +528,7 @@ pub fn play_game(
             rec.fault(color.into(), name, "genmove", &e);
             break Some(GameResult::Time(color.opponent()));
         }
+        rec.periods_lost[color.index()] += clock.periods_lost_since(&before);
         let mv = match reply {
             Ok(Reply::Move(mv)) => mv,
             Ok(Reply::Resign) => break Some(GameResult::Resignation(color.opponent())),

@@ -43,6 +43,8 @@ pub struct PlayerSummary {
     pub refusals: usize,
     /// Moves that took longer than its clock had left.
     pub time_losses: usize,
+    /// Byo-yomi periods lost by thinking past a period (not a fault: the game goes on).
+    pub periods_lost: u32,
 }
 
 impl PlayerSummary {
@@ -160,6 +162,10 @@ impl MatchSummary {
                 GameResult::Time(_) => on_time += 1,
                 GameResult::NoResult(_) => {}
             }
+            for color in Color::BOTH {
+                let p = if seat(color) { &mut a } else { &mut b };
+                p.periods_lost += rec.periods_lost[color.index()];
+            }
             for &(color, time) in &rec.times {
                 let p = if seat(color) { &mut a } else { &mut b };
                 p.moves += 1;
@@ -230,7 +236,7 @@ impl fmt::Display for MatchSummary {
         )?;
         writeln!(
             f,
-            "{:<3}{:<28}{:>6}{:>10}{:>10}{:>10}{:>10}{:>8}{:>8}{:>9}{:>9}{:>9}{:>9}",
+            "{:<3}{:<28}{:>6}{:>10}{:>10}{:>10}{:>10}{:>8}{:>8}{:>9}{:>9}{:>9}{:>9}{:>9}",
             "",
             "player",
             "wins",
@@ -243,13 +249,14 @@ impl fmt::Display for MatchSummary {
             "timeout",
             "protocol",
             "refused",
-            "on time"
+            "on time",
+            "periods"
         )?;
         for (label, p) in [("A", &self.a), ("B", &self.b)] {
             let name: String = p.name.chars().take(27).collect();
             writeln!(
                 f,
-                "{label:<3}{name:<28}{:>6}{:>10}{:>10}{:>10.3}{:>10.3}{:>8}{:>8}{:>9}{:>9}{:>9}{:>9}",
+                "{label:<3}{name:<28}{:>6}{:>10}{:>10}{:>10.3}{:>10.3}{:>8}{:>8}{:>9}{:>9}{:>9}{:>9}{:>9}",
                 p.wins,
                 format!("{}/{}", p.wins_as_black, p.games_as_black),
                 format!("{}/{}", p.wins_as_white, p.games_as_white),
@@ -261,6 +268,7 @@ impl fmt::Display for MatchSummary {
                 p.protocol_errors,
                 p.refusals,
                 p.time_losses,
+                p.periods_lost,
             )?;
         }
         match self.a_win_rate {

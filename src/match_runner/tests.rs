@@ -278,6 +278,61 @@ fn a_move_slower_than_the_clock_loses_on_time_and_the_clock_is_told() {
 }
 
 #[test]
+fn a_move_past_a_byo_yomi_period_burns_one_and_the_last_loses_on_time() {
+    let config = MatchConfig {
+        size: BoardSize::new(5).unwrap(),
+        games: 1,
+        clock: TimeControl::ByoYomi {
+            main: Duration::ZERO,
+            period: Duration::from_millis(200),
+            periods: 3,
+        },
+        ..MatchConfig::default()
+    };
+    let mut a = RandomPlayer::new("prompt", 1);
+    let mut b = RandomPlayer::new("slow", 2);
+    // From White's second move on, 250 ms a move: one period each, the third is the last.
+    b.slow_from = Some((3, Duration::from_millis(250)));
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    let rec = &summary.records[0];
+    assert_eq!(
+        rec.result,
+        GameResult::Time(Color::Black),
+        "{:?}",
+        rec.errors
+    );
+    assert_eq!(rec.moves.len(), 7);
+    assert_eq!((summary.b.periods_lost, summary.a.periods_lost), (2, 0));
+    assert_eq!(summary.b.time_losses, 1);
+    assert!(summary.to_string().contains("periods"), "{summary}");
+}
+
+#[test]
+fn the_network_delay_is_charged_on_every_move() {
+    let config = MatchConfig {
+        size: BoardSize::new(5).unwrap(),
+        games: 1,
+        clock: TimeControl::Absolute {
+            main: Duration::from_secs(1),
+        },
+        network_delay: Duration::from_millis(300),
+        ..MatchConfig::default()
+    };
+    let mut a = RandomPlayer::new("prompt", 1);
+    let mut b = RandomPlayer::new("prompt too", 2);
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    let rec = &summary.records[0];
+    // Black's fourth move brings its clock to 1.2 s of 1 s.
+    assert_eq!(
+        rec.result,
+        GameResult::Time(Color::White),
+        "{:?}",
+        rec.errors
+    );
+    assert_eq!(rec.moves.len(), 6);
+}
+
+#[test]
 fn random_games_on_five_by_five_add_up_and_alternate() {
     let dir = temp_dir("random");
     let config = MatchConfig {
@@ -289,6 +344,7 @@ fn random_games_on_five_by_five_add_up_and_alternate() {
         sgf_dir: Some(dir.clone()),
         move_timeout: Duration::from_secs(10),
         clock: TimeControl::None,
+        network_delay: Duration::ZERO,
     };
     let mut a = RandomPlayer::new("rand-a", 1);
     let mut b = RandomPlayer::new("rand-b", 2);
@@ -462,6 +518,7 @@ fn sgf_escapes_and_counts_rows_from_the_top() {
         ],
         result: GameResult::NoResult("test".to_string()),
         times: Vec::new(),
+        periods_lost: [0; 2],
         scorer: None,
         errors: Vec::new(),
         faults: Vec::new(),
@@ -492,6 +549,7 @@ fn the_game_line_gives_each_colours_mean_time() {
             (Color::White, ms(300)),
             (Color::Black, ms(2000)),
         ],
+        periods_lost: [0; 2],
         scorer: None,
         errors: Vec::new(),
         faults: Vec::new(),
@@ -676,6 +734,7 @@ done
             sgf_dir: None,
             move_timeout: Duration::from_secs(60),
             clock: TimeControl::None,
+            network_delay: Duration::ZERO,
         };
         let mut a = RandomPlayer::new("random", 11);
         let mut b = GtpPlayer::start(

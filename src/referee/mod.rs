@@ -41,6 +41,9 @@ impl Status {
     }
 }
 
+/// The nodes of the referee's own searches (the engine keeps room for them).
+pub const SEARCH_NODES: usize = 400_000;
+
 /// How hard the arbiter looks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Effort {
@@ -568,7 +571,7 @@ fn searched_ownership(
     params.deterministic = true;
     params.early_stop = false;
     params.seed = seed;
-    params.max_nodes = 400_000;
+    params.max_nodes = SEARCH_NODES;
     params.score_utility = Some(crate::search::ScoreUtility {
         scale: SCORE_SCALE,
         weight: 1.0,

@@ -106,6 +106,8 @@ pub struct SearchStats {
     pub nodes: usize,
     pub elapsed: Duration,
     pub memory_bytes: usize,
+    /// The tree reached its share of `--max-memory` (its leaves then stay leaves).
+    pub tree_full: bool,
     pub threads: usize,
 }
 
@@ -537,6 +539,7 @@ fn summarize(
             nodes: trees.iter().map(|t| t.len()).sum(),
             elapsed: started.elapsed(),
             memory_bytes: trees.iter().map(|t| t.memory_bytes()).sum(),
+            tree_full: trees.iter().any(|t| t.is_full()),
             threads: 1,
         },
     }

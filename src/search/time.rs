@@ -124,6 +124,22 @@ impl Clock {
         }
     }
 
+    /// Byo-yomi periods burned by the move that took this clock from `before` (a move
+    /// that ran past a period); 0 for other clocks, in main time, and for a loss on time.
+    pub fn periods_lost_since(&self, before: &Clock) -> u32 {
+        match self.control {
+            TimeControl::ByoYomi { periods, .. } if self.count > 0 => {
+                let had = if before.count == 0 {
+                    periods
+                } else {
+                    before.count
+                };
+                had.saturating_sub(self.count)
+            }
+            _ => 0,
+        }
+    }
+
     /// The thinking time for the next move: at most `level_time`, and within the clock
     /// less `lag` (what the controller and the network add to every move).
     /// `empty_points` of `points` tell the game's phase.
@@ -287,9 +303,17 @@ mod tests {
             "a move that takes the whole period keeps it"
         );
         assert_eq!((byo.left, byo.count), (S(10), 2));
+        assert_eq!(byo.periods_lost_since(&Clock::new(byo.control)), 0);
+        let before = byo;
         assert!(byo.charge(S(15)));
         assert_eq!((byo.left, byo.count), (S(10), 1));
+        assert_eq!(byo.periods_lost_since(&before), 1);
         assert!(!byo.charge(S(11)));
+        assert_eq!(
+            byo.periods_lost_since(&before),
+            0,
+            "a loss on time counts apart"
+        );
 
         // Canadian 10 s for 2 stones: 6 s + 5 s is too slow.
         let mut canadian = Clock::new(TimeControl::Canadian {

@@ -172,6 +172,8 @@ impl Tree {
 
     /// Bytes one node takes.
     pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+    /// Bytes of the smallest tree (one chunk, however small `max_nodes` is).
+    pub const MIN_BYTES: usize = CHUNK * Self::NODE_BYTES;
 
     #[inline]
     pub fn node(&self, i: u32) -> &Node {
