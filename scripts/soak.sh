@@ -80,7 +80,7 @@ run_leg() { # LEG DRIVER SIZE LEVEL RULES OPPONENT CLOCK GAMES
       local time=()
       case $clock in
         none) ;;
-        absolute:*) time=(-time "$(( ${clock#absolute:} / 60 ))") ;;
+        absolute:*) time=(-time "${clock#absolute:}s") ;;
         *) echo "soak: twogtp legs take none or absolute:SECONDS" >&2; return 2 ;;
       esac
       timeout "$(limit "$size" "$games")" java -jar "$TWOGTP" -auto -alternate \
