@@ -291,6 +291,9 @@ pub struct Engine {
     last: Option<(SearchResult, Decision)>,
     /// The last judgement: its position, whether it was a quick one, the verdict.
     judgement: Option<(JudgementKey, bool, Judgement)>,
+    /// How long the last judgement took a point of the board (before the first, an
+    /// estimate), to tell whether the next fits the clock.
+    judgement_cost_per_point: Duration,
 }
 
 impl Engine {
@@ -300,6 +303,8 @@ impl Engine {
             search: Search::new(playout_policy(&config))
                 .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors)),
             rng: Pcg32::seed_from_u64(config.seed),
+            // About 10 ms a point on one thread.
+            judgement_cost_per_point: Duration::from_millis(10) / config.threads.max(1) as u32,
             config,
             clocks: [Clock::new(TimeControl::None); 2],
             hopeless_moves: [0; 2],
@@ -681,6 +686,7 @@ impl Engine {
             && decision != Decision::LocalReading
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
+            && self.judgement_fits(color, result.stats.elapsed)
         {
             let judgement = self.quick_judgement();
             let territory = judgement.territory(&self.game);
@@ -739,6 +745,11 @@ impl Engine {
         opponent_passed: bool,
         pass_when_won: bool,
     ) -> Option<Move> {
+        if !self.judgement_fits(color, result.stats.elapsed) {
+            // No time to ask the arbiter: the search's word.
+            let pass = result.best == Move::Pass || (opponent_passed && result.win_rate > 0.5);
+            return pass.then_some(Move::Pass);
+        }
         let judgement = self.quick_judgement();
         if self.needs_answer(color, &judgement) {
             return None;
@@ -779,13 +790,30 @@ impl Engine {
         self.judgement_with(true)
     }
 
-    fn judgement_with(&mut self, quick: bool) -> Judgement {
-        let key = JudgementKey {
+    /// Whether asking the arbiter still fits the clock of `color`'s move after `spent`
+    /// (always without a clock, or when the position's judgement is known): it takes about
+    /// as long as the last one did, up to seconds on 19x19.
+    fn judgement_fits(&self, color: Color, spent: Duration) -> bool {
+        let Some(limit) = self.clocks[color.index()].hard_limit() else {
+            return true;
+        };
+        let key = self.judgement_key();
+        let known = self.judgement.as_ref().is_some_and(|(k, _, _)| *k == key);
+        let cost = self.judgement_cost_per_point * self.game.size().points() as u32;
+        known || spent + 2 * cost + self.config.lag <= limit
+    }
+
+    fn judgement_key(&self) -> JudgementKey {
+        JudgementKey {
             hash: self.game.board().hash(),
             to_move: self.game.to_move(),
             ruleset: self.game.ruleset(),
             komi_bits: self.game.komi().to_bits(),
-        };
+        }
+    }
+
+    fn judgement_with(&mut self, quick: bool) -> Judgement {
+        let key = self.judgement_key();
         if let Some((k, was_quick, judgement)) = &self.judgement
             && *k == key
             && (quick || !was_quick)
@@ -796,7 +824,9 @@ impl Engine {
         if quick {
             effort = effort.quick();
         }
+        let started = Instant::now();
         let judgement = referee::judge(&self.game, &effort);
+        self.judgement_cost_per_point = started.elapsed() / self.game.size().points() as u32;
         self.judgement = Some((key, quick, judgement.clone()));
         judgement
     }
@@ -894,5 +924,28 @@ mod tests {
         assert!(inside_settled_area(&game, &result_with(endgame.clone()), p));
         endgame[k] = 0.1;
         assert!(!inside_settled_area(&game, &result_with(endgame), p));
+    }
+    #[test]
+    fn the_arbiter_is_asked_during_play_only_when_its_time_fits_the_clock() {
+        let config = EngineConfig {
+            threads: 1,
+            ..EngineConfig::default()
+        };
+        let mut engine = Engine::new(BoardSize::NINETEEN, Ruleset::Japanese, config);
+        assert!(
+            engine.judgement_fits(Color::Black, Duration::from_secs(100)),
+            "no clock"
+        );
+        let main = Duration::from_secs(60);
+        engine.set_time_control(TimeControl::Absolute { main });
+        // A first judgement of 19x19 on one thread is taken to need about 3.6 s.
+        assert!(engine.judgement_fits(Color::Black, Duration::from_millis(300)));
+        engine
+            .clock_mut(Color::Black)
+            .set_left(Duration::from_secs(5), 0);
+        assert!(!engine.judgement_fits(Color::Black, Duration::from_millis(300)));
+        // Once the position is judged, asking again costs nothing.
+        engine.quick_judgement();
+        assert!(engine.judgement_fits(Color::Black, Duration::from_millis(300)));
     }
 }

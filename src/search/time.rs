@@ -140,6 +140,19 @@ impl Clock {
         }
     }
 
+    /// The most the next move may take before the clock runs out (`None`: no clock).
+    pub fn hard_limit(&self) -> Option<Duration> {
+        Some(match self.control {
+            TimeControl::None => return None,
+            TimeControl::ByoYomi { .. } | TimeControl::Canadian { .. } if self.count > 0 => {
+                self.left
+            }
+            TimeControl::ByoYomi { period, .. } => self.left + period,
+            TimeControl::Canadian { period, stones, .. } => self.left + period / stones.max(1),
+            TimeControl::Absolute { .. } => self.left,
+        })
+    }
+
     /// The thinking time for the next move: at most `level_time`, and within the clock
     /// less `lag` (what the controller and the network add to every move).
     /// `empty_points` of `points` tell the game's phase.
@@ -162,14 +175,7 @@ impl Clock {
             }
             TimeControl::Canadian { .. } => self.left.mul_f64(0.9) / self.count.max(1),
         };
-        let hard_limit = match self.control {
-            TimeControl::ByoYomi { .. } | TimeControl::Canadian { .. } if self.count > 0 => {
-                self.left
-            }
-            TimeControl::ByoYomi { period, .. } => self.left + period,
-            TimeControl::Canadian { period, stones, .. } => self.left + period / stones.max(1),
-            _ => self.left,
-        };
+        let hard_limit = self.hard_limit().unwrap_or(Duration::MAX);
         clock_budget
             .min(level_time)
             .min(hard_limit.saturating_sub(lag))
