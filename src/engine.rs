@@ -746,8 +746,10 @@ impl Engine {
         pass_when_won: bool,
     ) -> Option<Move> {
         if !self.judgement_fits(color, result.stats.elapsed) {
-            // No time to ask the arbiter: the search's word.
-            let pass = result.best == Move::Pass || (opponent_passed && result.win_rate > 0.5);
+            // No time to ask the arbiter: the search's word (a pass answers a pass when
+            // the search thinks the game won, or lost beyond saving).
+            let decided = result.win_rate > 0.5 || result.win_rate < HOPELESS;
+            let pass = result.best == Move::Pass || (opponent_passed && decided);
             return pass.then_some(Move::Pass);
         }
         let judgement = self.quick_judgement();
