@@ -927,6 +927,7 @@ mod tests {
         endgame[k] = 0.1;
         assert!(!inside_settled_area(&game, &result_with(endgame), p));
     }
+
     #[test]
     fn the_arbiter_is_asked_during_play_only_when_its_time_fits_the_clock() {
         let config = EngineConfig {

@@ -224,23 +224,37 @@ fn command_lines_split_on_whitespace_and_quotes() {
     assert!(split_command_line(r#"gnugo "--mode"#).is_err());
 }
 
-#[test]
-fn a_move_slower_than_the_clock_loses_on_time_and_the_clock_is_told() {
+/// One 5x5 game under `clock` (and `network_delay` on every move) between a prompt player
+/// and one that is slow from a move on; the players come back with what they were told.
+fn clocked_game(
+    clock: TimeControl,
+    network_delay: Duration,
+    slow_from: Option<(usize, Duration)>,
+) -> (MatchSummary, RandomPlayer, RandomPlayer) {
     let config = MatchConfig {
         size: BoardSize::new(5).unwrap(),
         games: 1,
-        clock: TimeControl::ByoYomi {
-            main: Duration::from_millis(100),
-            period: Duration::from_millis(150),
-            periods: 2,
-        },
+        clock,
+        network_delay,
         ..MatchConfig::default()
     };
     let mut a = RandomPlayer::new("prompt", 1);
     let mut b = RandomPlayer::new("slow", 2);
-    // White's second move (index 3) takes 500 ms: the main time and both periods.
-    b.slow_from = Some((3, Duration::from_millis(500)));
+    b.slow_from = slow_from;
     let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    (summary, a, b)
+}
+
+#[test]
+fn a_move_slower_than_the_clock_loses_on_time_and_the_clock_is_told() {
+    let clock = TimeControl::ByoYomi {
+        main: Duration::from_millis(100),
+        period: Duration::from_millis(150),
+        periods: 2,
+    };
+    // White's second move (index 3) takes 500 ms: the main time and both periods.
+    let slow = Some((3, Duration::from_millis(500)));
+    let (summary, a, b) = clocked_game(clock, Duration::ZERO, slow);
     let rec = &summary.records[0];
     assert_eq!(
         rec.result,
@@ -252,7 +266,7 @@ fn a_move_slower_than_the_clock_loses_on_time_and_the_clock_is_told() {
     assert_eq!(rec.moves.len(), 3, "the slow move is not played");
     assert_eq!((summary.b.time_losses, summary.a.time_losses), (1, 0));
     assert_eq!(summary.on_time, 1);
-    assert_eq!(b.told[0], format!("{:?}", config.clock));
+    assert_eq!(b.told[0], format!("{clock:?}"));
     // Before each of its moves, what its clock showed: all the main time at first.
     assert_eq!(b.told[1], "white 100 0");
     assert!(
@@ -263,13 +277,8 @@ fn a_move_slower_than_the_clock_loses_on_time_and_the_clock_is_told() {
     );
 
     // The same player without a clock plays on.
-    let unclocked = MatchConfig {
-        clock: TimeControl::None,
-        ..config
-    };
-    let mut b = RandomPlayer::new("slow", 2);
-    b.slow_from = Some((3, Duration::from_millis(1)));
-    let summary = run_match(&unclocked, &mut a, &mut b, None, &mut |_| {});
+    let slow = Some((3, Duration::from_millis(1)));
+    let (summary, _, b) = clocked_game(TimeControl::None, Duration::ZERO, slow);
     assert!(matches!(
         summary.records[0].result,
         GameResult::Score { .. }
@@ -279,21 +288,14 @@ fn a_move_slower_than_the_clock_loses_on_time_and_the_clock_is_told() {
 
 #[test]
 fn a_move_past_a_byo_yomi_period_burns_one_and_the_last_loses_on_time() {
-    let config = MatchConfig {
-        size: BoardSize::new(5).unwrap(),
-        games: 1,
-        clock: TimeControl::ByoYomi {
-            main: Duration::ZERO,
-            period: Duration::from_millis(200),
-            periods: 3,
-        },
-        ..MatchConfig::default()
+    let clock = TimeControl::ByoYomi {
+        main: Duration::ZERO,
+        period: Duration::from_millis(200),
+        periods: 3,
     };
-    let mut a = RandomPlayer::new("prompt", 1);
-    let mut b = RandomPlayer::new("slow", 2);
     // From White's second move on, 250 ms a move: one period each, the third is the last.
-    b.slow_from = Some((3, Duration::from_millis(250)));
-    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    let slow = Some((3, Duration::from_millis(250)));
+    let (summary, _, _) = clocked_game(clock, Duration::ZERO, slow);
     let rec = &summary.records[0];
     assert_eq!(
         rec.result,
@@ -309,18 +311,10 @@ fn a_move_past_a_byo_yomi_period_burns_one_and_the_last_loses_on_time() {
 
 #[test]
 fn the_network_delay_is_charged_on_every_move() {
-    let config = MatchConfig {
-        size: BoardSize::new(5).unwrap(),
-        games: 1,
-        clock: TimeControl::Absolute {
-            main: Duration::from_secs(1),
-        },
-        network_delay: Duration::from_millis(300),
-        ..MatchConfig::default()
+    let clock = TimeControl::Absolute {
+        main: Duration::from_secs(1),
     };
-    let mut a = RandomPlayer::new("prompt", 1);
-    let mut b = RandomPlayer::new("prompt too", 2);
-    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    let (summary, _, _) = clocked_game(clock, Duration::from_millis(300), None);
     let rec = &summary.records[0];
     // Black's fourth move brings its clock to 1.2 s of 1 s.
     assert_eq!(
