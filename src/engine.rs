@@ -294,6 +294,12 @@ pub struct Engine {
     /// How long the last judgement took a point of the board (before the first, an
     /// estimate), to tell whether the next fits the clock.
     judgement_cost_per_point: Duration,
+    /// Time the judgements of the move under way took (kept out of `move_overhead`).
+    judging: Duration,
+    /// What a move costs besides its search and judgements (tree reuse, reading, the
+    /// answer), a slowly decaying maximum of the moves measured: set aside from the
+    /// clock for every move to come.
+    move_overhead: Duration,
 }
 
 impl Engine {
@@ -305,6 +311,8 @@ impl Engine {
             rng: Pcg32::seed_from_u64(config.seed),
             // About 10 ms a point on one thread.
             judgement_cost_per_point: Duration::from_millis(10) / config.threads.max(1) as u32,
+            judging: Duration::ZERO,
+            move_overhead: INITIAL_MOVE_OVERHEAD,
             config,
             clocks: [Clock::new(TimeControl::None); 2],
             hopeless_moves: [0; 2],
@@ -421,6 +429,7 @@ impl Engine {
         params.max_time = Some(self.clocks[color.index()].budget(
             level_time,
             self.config.lag,
+            self.move_overhead,
             empty,
             size.points(),
         ));
@@ -555,11 +564,20 @@ impl Engine {
         time_cap: Option<Duration>,
     ) -> Reply {
         let started = Instant::now();
+        self.judging = Duration::ZERO;
         let mut params = self.params_for(color);
         if let (Some(cap), Some(t)) = (time_cap, params.max_time) {
             params.max_time = Some(t.min(cap));
         }
         let (reply, result, decision) = self.decide(color, &params, stop);
+        let thinking = params
+            .max_time
+            .map_or(result.stats.elapsed, |t| t.min(result.stats.elapsed))
+            + self.judging;
+        self.move_overhead = started
+            .elapsed()
+            .saturating_sub(thinking)
+            .max(self.move_overhead.mul_f64(0.9));
         if let Reply::Move(mv) = reply
             && self.game.play(color, mv).is_err()
         {
@@ -794,7 +812,11 @@ impl Engine {
 
     /// Whether asking the arbiter still fits the clock of `color`'s move after `spent`
     /// (always without a clock, or when the position's judgement is known): it takes about
-    /// as long as the last one did, up to seconds on 19x19.
+    /// as long as the last one did, up to seconds on 19x19. The move may then take twice
+    /// what the clock gives a move (the level's time aside: that caps the search's
+    /// strength, not the end of the game's correctness), never what the clock cannot
+    /// give: in sudden death the whole main time would otherwise drain into the
+    /// endgame's judgements.
     fn judgement_fits(&self, color: Color, spent: Duration) -> bool {
         let Some(limit) = self.clocks[color.index()].hard_limit() else {
             return true;
@@ -802,7 +824,16 @@ impl Engine {
         let key = self.judgement_key();
         let known = self.judgement.as_ref().is_some_and(|(k, _, _)| *k == key);
         let cost = self.judgement_cost_per_point * self.game.size().points() as u32;
-        known || spent + 2 * cost + self.config.lag <= limit
+        let clock_share = self.clocks[color.index()].budget(
+            Duration::MAX,
+            self.config.lag,
+            self.move_overhead,
+            self.game.board().empty_count(),
+            self.game.size().points(),
+        );
+        let move_time = spent + 2 * cost;
+        known
+            || (move_time + self.config.lag <= limit && move_time <= clock_share.saturating_mul(2))
     }
 
     fn judgement_key(&self) -> JudgementKey {
@@ -828,6 +859,7 @@ impl Engine {
         }
         let started = Instant::now();
         let judgement = referee::judge(&self.game, &effort);
+        self.judging += started.elapsed();
         self.judgement_cost_per_point = started.elapsed() / self.game.size().points() as u32;
         self.judgement = Some((key, quick, judgement.clone()));
         judgement
@@ -844,6 +876,9 @@ fn playout_policy(config: &EngineConfig) -> PlayoutPolicy {
     }
     policy
 }
+
+/// What a move is taken to cost besides thinking before one is measured.
+const INITIAL_MOVE_OVERHEAD: Duration = Duration::from_millis(5);
 
 /// A search win rate below which no move saves the game: passing costs nothing then.
 const HOPELESS: f32 = 0.15;
@@ -939,14 +974,30 @@ mod tests {
             engine.judgement_fits(Color::Black, Duration::from_secs(100)),
             "no clock"
         );
+        let spent = Duration::from_millis(300);
+        // A first judgement of 19x19 on one thread is taken to need about 3.6 s: half an
+        // hour of main time affords it, a minute of sudden death does not (that minute
+        // is all the game has: a few judgements would drain it), and neither do 5 s.
+        let main = Duration::from_secs(1800);
+        engine.set_time_control(TimeControl::Absolute { main });
+        assert!(engine.judgement_fits(Color::Black, spent));
         let main = Duration::from_secs(60);
         engine.set_time_control(TimeControl::Absolute { main });
-        // A first judgement of 19x19 on one thread is taken to need about 3.6 s.
-        assert!(engine.judgement_fits(Color::Black, Duration::from_millis(300)));
+        assert!(!engine.judgement_fits(Color::Black, spent));
         engine
             .clock_mut(Color::Black)
             .set_left(Duration::from_secs(5), 0);
-        assert!(!engine.judgement_fits(Color::Black, Duration::from_millis(300)));
+        assert!(!engine.judgement_fits(Color::Black, spent));
+        // A byo-yomi period of 30 s starts afresh with the next move.
+        engine.set_time_control(TimeControl::ByoYomi {
+            main: Duration::ZERO,
+            period: Duration::from_secs(30),
+            periods: 3,
+        });
+        engine
+            .clock_mut(Color::Black)
+            .set_left(Duration::from_secs(30), 3);
+        assert!(engine.judgement_fits(Color::Black, spent));
         // Once the position is judged, asking again costs nothing.
         engine.quick_judgement();
         assert!(engine.judgement_fits(Color::Black, Duration::from_millis(300)));

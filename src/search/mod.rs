@@ -391,7 +391,10 @@ fn run_workers(
                     if n >= params.max_playouts {
                         break;
                     }
-                    if n.is_multiple_of(64)
+                    // One playout at least, whatever the time: it expands the root, so
+                    // that even a search out of time answers a move and not a pass.
+                    if n > 0
+                        && n.is_multiple_of(64)
                         && t == 0
                         && should_stop(ctx, params, n, started, deadline)
                     {
@@ -399,8 +402,9 @@ fn run_workers(
                         break;
                     }
                     ctx.simulate(&mut worker);
+                    // Every playout: a clock read is a fraction of a per mille of one,
+                    // and in sudden death's tail a budget is a few playouts long.
                     if let Some(d) = deadline
-                        && worker.playouts.is_multiple_of(16)
                         && Instant::now() >= d
                     {
                         done.store(true, Ordering::Relaxed);
@@ -609,6 +613,24 @@ mod tests {
             // Stale entries would credit moves the next simulation never played.
             assert!(worker.first_player_is_clear());
         }
+    }
+
+    #[test]
+    fn a_search_out_of_time_still_answers_a_move() {
+        // Sudden death's last milliseconds: the budget is over before the search starts.
+        let size = BoardSize::NINETEEN;
+        let game = Game::new(size, crate::rules::Ruleset::Japanese);
+        let mut params = SearchParams::for_size(size, u64::MAX);
+        params.max_time = Some(Duration::ZERO);
+        params.threads = 1;
+        let result = Search::new(PlayoutPolicy::heavy()).run(
+            &game,
+            Color::Black,
+            &params,
+            &AtomicBool::new(false),
+        );
+        assert_ne!(result.best, Move::Pass);
+        assert!(result.stats.playouts >= 1);
     }
 
     fn candidate(code: u16, visits: u32, lcb: f32) -> Candidate {

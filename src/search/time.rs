@@ -38,8 +38,12 @@ pub struct Clock {
 /// Kept back for the controller's and the network's latency unless `--lag` says otherwise:
 /// all of it from the time that must not run out, half of it from every budget.
 pub const DEFAULT_LAG: Duration = Duration::from_millis(200);
-/// Never think less than this (GTP still needs an answer).
+/// Think at least this while the clock allows it (a search needs a few playouts)...
 const FLOOR: Duration = Duration::from_millis(20);
+/// ...and, when it does not, this share of what the move may take: in sudden death's
+/// tail the moves then cost little more than the engine's own overhead, which a long
+/// game can afford for hundreds of moves.
+const FLOOR_SHARE: u32 = 50;
 
 impl Clock {
     pub fn new(control: TimeControl) -> Clock {
@@ -154,46 +158,53 @@ impl Clock {
     }
 
     /// The thinking time for the next move: at most `level_time`, and within the clock
-    /// less `lag` (what the controller and the network add to every move).
+    /// less `lag` (what the controller and the network add to every move) and
+    /// `overhead` (what the engine itself spends on a move besides thinking, measured).
     /// `empty_points` of `points` tell the game's phase.
     pub fn budget(
         &self,
         level_time: Duration,
         lag: Duration,
+        overhead: Duration,
         empty_points: usize,
         points: usize,
     ) -> Duration {
+        let share = |clock: &Clock| clock.main_share(overhead, empty_points, points);
         let clock_budget = match self.control {
             TimeControl::None => return level_time,
-            TimeControl::Absolute { .. } => self.main_share(empty_points, points),
+            TimeControl::Absolute { .. } => share(self),
             TimeControl::ByoYomi { period, .. } if self.count == 0 => {
-                self.main_share(empty_points, points) + period.mul_f64(0.8)
+                share(self) + period.mul_f64(0.8)
             }
             TimeControl::ByoYomi { .. } => self.left.mul_f64(0.8),
             TimeControl::Canadian { period, stones, .. } if self.count == 0 => {
-                self.main_share(empty_points, points) + period.mul_f64(0.8) / stones.max(1)
+                share(self) + period.mul_f64(0.8) / stones.max(1)
             }
             TimeControl::Canadian { .. } => self.left.mul_f64(0.9) / self.count.max(1),
         };
-        let hard_limit = self.hard_limit().unwrap_or(Duration::MAX);
+        let hard_limit = self
+            .hard_limit()
+            .unwrap_or(Duration::MAX)
+            .saturating_sub(overhead);
+        let floor = FLOOR.min(hard_limit / FLOOR_SHARE);
         clock_budget
             .min(level_time)
             .min(hard_limit.saturating_sub(lag))
             .saturating_sub(lag / 2)
-            .max(FLOOR)
+            .max(floor)
     }
 
     /// A share of the main time left: spread over the moves still to come (Pachi: half of
-    /// the empty points beyond 20% of the board, at least 30), more while the board is
-    /// open, less in the endgame.
-    fn main_share(&self, empty_points: usize, points: usize) -> Duration {
+    /// the empty points beyond 20% of the board, at least 30) once each of them has its
+    /// `overhead` set aside, more while the board is open, less in the endgame.
+    fn main_share(&self, overhead: Duration, empty_points: usize, points: usize) -> Duration {
         let moves_left = ((empty_points.saturating_sub(points / 5)) / 2).max(30) as u32;
         let phase = if empty_points * 10 > points * 4 {
             1.3
         } else {
             0.7
         };
-        (self.left / moves_left).mul_f64(phase)
+        (self.left.saturating_sub(overhead * moves_left) / moves_left).mul_f64(phase)
     }
 }
 
@@ -207,7 +218,13 @@ mod tests {
     fn without_a_clock_the_level_time_is_the_budget() {
         let clock = Clock::new(TimeControl::None);
         assert_eq!(
-            clock.budget(Duration::from_millis(1200), DEFAULT_LAG, 81, 81),
+            clock.budget(
+                Duration::from_millis(1200),
+                DEFAULT_LAG,
+                Duration::ZERO,
+                81,
+                81
+            ),
             Duration::from_millis(1200)
         );
     }
@@ -216,13 +233,13 @@ mod tests {
     fn sudden_death_spreads_the_time_and_never_overruns() {
         let mut clock = Clock::new(TimeControl::Absolute { main: S(60) });
         let level = S(10);
-        let opening = clock.budget(level, DEFAULT_LAG, 81, 81);
+        let opening = clock.budget(level, DEFAULT_LAG, Duration::ZERO, 81, 81);
         assert!(
             opening < S(3) && opening > Duration::from_millis(500),
             "{opening:?}"
         );
         clock.set_left(Duration::from_millis(300), 0);
-        let late = clock.budget(level, DEFAULT_LAG, 10, 81);
+        let late = clock.budget(level, DEFAULT_LAG, Duration::ZERO, 10, 81);
         assert!(late < Duration::from_millis(300), "{late:?}");
     }
 
@@ -232,7 +249,7 @@ mod tests {
         let mut budgets = Vec::new();
         // 19x19, 160 moves each: the board fills by two stones per own move.
         for k in 0..160 {
-            let b = clock.budget(S(100), DEFAULT_LAG, 361 - 2 * k, 361);
+            let b = clock.budget(S(100), DEFAULT_LAG, Duration::ZERO, 361 - 2 * k, 361);
             budgets.push(b);
             clock.charge(b);
             assert!(clock.left > Duration::ZERO, "ran out at move {k}");
@@ -243,6 +260,27 @@ mod tests {
     }
 
     #[test]
+    fn a_long_game_in_sudden_death_survives_the_engines_own_overhead() {
+        // The soak's loss: 19x19, 60 s sudden death, a 455-move game under Japanese
+        // rules; every move costs the clock its thinking plus the engine's own 8 ms.
+        let overhead = Duration::from_millis(8);
+        let mut clock = Clock::new(TimeControl::Absolute { main: S(60) });
+        for k in 0..300 {
+            let empty = 361usize.saturating_sub(2 * k).max(60);
+            let b = clock.budget(S(1), DEFAULT_LAG, overhead, empty, 361);
+            assert!(clock.charge(b + overhead), "ran out at own move {k}");
+        }
+        // Its last move took 20 ms with 10 ms left: in the last milliseconds a move
+        // thinks a small share of what is left.
+        for left_ms in [1000, 100, 10, 2] {
+            let left = Duration::from_millis(left_ms);
+            clock.set_left(left, 0);
+            let b = clock.budget(S(1), DEFAULT_LAG, Duration::from_millis(1), 60, 361);
+            assert!(b * 10 < left, "{b:?} of {left:?}");
+        }
+    }
+
+    #[test]
     fn byo_yomi_periods_are_used_but_not_overrun() {
         let mut clock = Clock::new(TimeControl::ByoYomi {
             main: S(0),
@@ -250,11 +288,17 @@ mod tests {
             periods: 3,
         });
         clock.set_left(S(30), 3);
-        let b = clock.budget(S(60), DEFAULT_LAG, 81, 81);
+        let b = clock.budget(S(60), DEFAULT_LAG, Duration::ZERO, 81, 81);
         assert!(b <= S(24) && b >= S(20), "{b:?}");
         // The level caps the budget even when the clock allows more.
         assert_eq!(
-            clock.budget(Duration::from_millis(2800), DEFAULT_LAG, 81, 81),
+            clock.budget(
+                Duration::from_millis(2800),
+                DEFAULT_LAG,
+                Duration::ZERO,
+                81,
+                81
+            ),
             Duration::from_millis(2700)
         );
     }
@@ -268,15 +312,18 @@ mod tests {
         });
         clock.set_left(S(10), 1);
         let lag = S(3);
-        let b = clock.budget(S(60), lag, 81, 81);
+        let b = clock.budget(S(60), lag, Duration::ZERO, 81, 81);
         assert!(b + lag <= S(10), "{b:?}");
         assert!(
-            b > clock.budget(S(60), S(5), 81, 81),
+            b > clock.budget(S(60), S(5), Duration::ZERO, 81, 81),
             "more lag, less thought"
         );
-        // A lag longer than the time left still answers (the floor).
+        // A lag longer than the time left still answers, with a small share of it.
         clock.set_left(Duration::from_millis(500), 1);
-        assert_eq!(clock.budget(S(60), S(2), 81, 81), FLOOR);
+        assert_eq!(
+            clock.budget(S(60), S(2), Duration::ZERO, 81, 81),
+            Duration::from_millis(10)
+        );
     }
 
     #[test]
@@ -287,7 +334,7 @@ mod tests {
             stones: 25,
         });
         clock.set_left(S(100), 10);
-        let b = clock.budget(S(60), DEFAULT_LAG, 81, 81);
+        let b = clock.budget(S(60), DEFAULT_LAG, Duration::ZERO, 81, 81);
         assert!(b <= S(9) && b >= S(8), "{b:?}");
     }
 
