@@ -425,14 +425,7 @@ impl Engine {
         params.amaf_distance = self.config.amaf_distance;
         params.max_nodes = tree_nodes(&self.config);
         let level_time = self.config.time.unwrap_or(level.settings().time);
-        let empty = self.game.board().empty_count();
-        params.max_time = Some(self.clocks[color.index()].budget(
-            level_time,
-            self.config.lag,
-            self.move_overhead,
-            empty,
-            size.points(),
-        ));
+        params.max_time = Some(self.clock_budget(color, level_time));
         if let Some(playouts) = self.config.playouts {
             params.max_playouts = playouts;
             params.max_time = None;
@@ -447,6 +440,17 @@ impl Engine {
     /// Searches for `color` without playing, stoppable through `stop`.
     fn analyze(&mut self, color: Color, params: &SearchParams, stop: &AtomicBool) -> SearchResult {
         self.search.run(&self.game, color, params, stop)
+    }
+
+    /// The clock's thinking time for `color`'s next move, at most `level_time`.
+    fn clock_budget(&self, color: Color, level_time: Duration) -> Duration {
+        self.clocks[color.index()].budget(
+            level_time,
+            self.config.lag,
+            self.move_overhead,
+            self.game.board().empty_count(),
+            self.game.size().points(),
+        )
     }
 
     /// What a move of `color` may spend: the time (none without a clock or level time)
@@ -824,13 +828,7 @@ impl Engine {
         let key = self.judgement_key();
         let known = self.judgement.as_ref().is_some_and(|(k, _, _)| *k == key);
         let cost = self.judgement_cost_per_point * self.game.size().points() as u32;
-        let clock_share = self.clocks[color.index()].budget(
-            Duration::MAX,
-            self.config.lag,
-            self.move_overhead,
-            self.game.board().empty_count(),
-            self.game.size().points(),
-        );
+        let clock_share = self.clock_budget(color, Duration::MAX);
         let move_time = spent + 2 * cost;
         known
             || (move_time + self.config.lag <= limit && move_time <= clock_share.saturating_mul(2))
@@ -1000,6 +998,6 @@ mod tests {
         assert!(engine.judgement_fits(Color::Black, spent));
         // Once the position is judged, asking again costs nothing.
         engine.quick_judgement();
-        assert!(engine.judgement_fits(Color::Black, Duration::from_millis(300)));
+        assert!(engine.judgement_fits(Color::Black, spent));
     }
 }

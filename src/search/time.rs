@@ -169,16 +169,14 @@ impl Clock {
         empty_points: usize,
         points: usize,
     ) -> Duration {
-        let share = |clock: &Clock| clock.main_share(overhead, empty_points, points);
+        let share = self.main_share(overhead, empty_points, points);
         let clock_budget = match self.control {
             TimeControl::None => return level_time,
-            TimeControl::Absolute { .. } => share(self),
-            TimeControl::ByoYomi { period, .. } if self.count == 0 => {
-                share(self) + period.mul_f64(0.8)
-            }
+            TimeControl::Absolute { .. } => share,
+            TimeControl::ByoYomi { period, .. } if self.count == 0 => share + period.mul_f64(0.8),
             TimeControl::ByoYomi { .. } => self.left.mul_f64(0.8),
             TimeControl::Canadian { period, stones, .. } if self.count == 0 => {
-                share(self) + period.mul_f64(0.8) / stones.max(1)
+                share + period.mul_f64(0.8) / stones.max(1)
             }
             TimeControl::Canadian { .. } => self.left.mul_f64(0.9) / self.count.max(1),
         };
