@@ -15,6 +15,8 @@
 #   SCALE   percent of each leg's games to play (default 100; 2 gives a quick smoke run)
 #   BUSY    busy loops to run beside the games (default 0; 1 keeps another core busy, for
 #           the clocks on a loaded machine)
+#   DELAY   seconds `yeoul match` adds to every move's time on the clock, as a server's
+#           round trip does (default 0; the match legs only: checks --lag)
 # A twogtp leg that is run again resumes where its result file stopped; a `yeoul match`
 # leg starts again from its first game.
 set -u
@@ -26,6 +28,7 @@ TWOGTP=${TWOGTP:-gogui-twogtp.jar}
 THREADS=${THREADS:-1}
 SCALE=${SCALE:-100}
 BUSY=${BUSY:-0}
+DELAY=${DELAY:-0}
 
 # leg driver size level  rules    opponent      clock (seconds)   games
 LEGS="
@@ -71,7 +74,7 @@ run_leg() { # LEG DRIVER SIZE LEVEL RULES OPPONENT CLOCK GAMES
   games=$(( (games * SCALE + 99) / 100 ))
   local dir="$out/leg-$leg"
   mkdir -p "$dir"
-  printf "%s\n" "$driver $size $level $rules $opp $clock $games" "threads=$THREADS busy=$BUSY" > "$dir/leg"
+  printf "%s\n" "$driver $size $level $rules $opp $clock $games" "threads=$THREADS busy=$BUSY delay=$DELAY" > "$dir/leg"
   echo "soak: leg $leg: $driver, ${size}x$size, $level, $rules, against $opp, clock $clock, $games games" >&2
   local started=$SECONDS rc
   case $driver in
@@ -91,7 +94,7 @@ run_leg() { # LEG DRIVER SIZE LEVEL RULES OPPONENT CLOCK GAMES
     match)
       timeout "$(limit "$size" "$games")" "$YEOUL" --level "$level" --threads "$THREADS" \
         --seed "$(printf '%d' "'$leg")" match --size "$size" --games "$games" \
-        --rules "$rules" --komi "$(komi "$rules")" --clock "$clock" \
+        --rules "$rules" --komi "$(komi "$rules")" --clock "$clock" --network-delay "$DELAY" \
         --opponent "$(opponent "$opp" "$rules")" --referee "$(referee "$rules")" \
         --sgf-dir "$dir" > "$dir/match.out" 2> "$dir/match.err"
       rc=$? ;;

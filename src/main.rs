@@ -9,7 +9,10 @@ use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
 use yeoul::engine::{Engine, EngineConfig, Level, TimeControl, check_memory};
 use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
-use yeoul::rules::{BoardSize, Ruleset};
+use yeoul::rules::{BoardSize, Ruleset, max_fixed_handicap};
+
+/// A handicap game's komi: half a point, so that there is no draw.
+const HANDICAP_KOMI: f64 = 0.5;
 use yeoul::train::{TrainConfig, evaluate, records, train};
 
 #[derive(Parser)]
@@ -219,6 +222,11 @@ enum Command {
         /// Keep yeoul on Black in every game (colours alternate by default).
         #[arg(long)]
         no_alternate: bool,
+        /// yeoul gives the opponent this many stones: the opponent is Black in every game,
+        /// with GTP's fixed handicap (placed by `fixed_handicap`) from 2 stones on, and the
+        /// komi is 0.5 unless --komi says otherwise.
+        #[arg(long, default_value_t = 0)]
+        handicap: u32,
         /// A GTP engine that scores finished games, e.g. "gnugo --mode gtp --chinese-rules".
         #[arg(long)]
         referee: Option<String>,
@@ -359,6 +367,7 @@ fn main() {
             size,
             games,
             no_alternate,
+            handicap,
             referee,
             sgf_dir,
             move_timeout,
@@ -374,12 +383,21 @@ fn main() {
             if !(network_delay.is_finite() && (0.0..=60.0).contains(&network_delay)) {
                 fail("--network-delay must be 0 to 60 seconds");
             }
+            let most = max_fixed_handicap(size).max(1);
+            if handicap > most {
+                fail(&format!(
+                    "--handicap must be 0 to {most} on {size}x{size} (GTP's fixed handicap)"
+                ));
+            }
             let config = MatchConfig {
                 size,
-                komi: cli
-                    .engine
-                    .komi
-                    .unwrap_or_else(|| cli.engine.rules.default_komi(0)),
+                komi: cli.engine.komi.unwrap_or_else(|| {
+                    if handicap > 0 {
+                        HANDICAP_KOMI
+                    } else {
+                        cli.engine.rules.default_komi(0)
+                    }
+                }),
                 ruleset: cli.engine.rules,
                 games,
                 alternate: !no_alternate,
@@ -387,6 +405,7 @@ fn main() {
                 move_timeout: Duration::from_secs_f64(move_timeout),
                 clock,
                 network_delay: Duration::from_secs_f64(network_delay),
+                handicap,
             };
             play_match(&cli.engine, opponent, opponent_level, referee, &config);
         }

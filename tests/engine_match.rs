@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 use yeoul::engine::{EngineConfig, Level, TimeControl};
-use yeoul::match_runner::{EnginePlayer, MatchConfig, run_match};
-use yeoul::rules::{BoardSize, Ruleset};
+use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, run_match};
+use yeoul::rules::{BoardSize, Ruleset, fixed_handicap_points};
 
 fn player(level: Level, playouts: u64, seed: u64) -> EnginePlayer {
     EnginePlayer::new(EngineConfig {
@@ -28,6 +28,7 @@ fn two_levels_play_a_short_match_to_the_end_without_faults() {
         move_timeout: Duration::from_secs(30),
         clock: TimeControl::None,
         network_delay: Duration::ZERO,
+        handicap: 0,
     };
     let mut a = player(Level::Normal, 400, 1);
     let mut b = player(Level::Easy, 50, 2);
@@ -48,4 +49,26 @@ fn two_levels_play_a_short_match_to_the_end_without_faults() {
         assert!(record.errors.is_empty(), "{:?}", record.errors);
         assert!(!record.moves.is_empty());
     }
+}
+
+#[test]
+fn a_handicap_game_against_an_engine_over_gtp_starts_from_its_fixed_handicap() {
+    let size = BoardSize::new(7).unwrap();
+    let config = MatchConfig {
+        size,
+        komi: 0.5,
+        games: 1,
+        handicap: 3,
+        ..MatchConfig::default()
+    };
+    let mut giver = player(Level::Normal, 100, 3);
+    let command = format!("{} --playouts 30 --threads 1", env!("CARGO_BIN_EXE_yeoul"));
+    let mut taker = GtpPlayer::start(&command, Duration::from_secs(30)).expect("starts");
+    let summary = run_match(&config, &mut giver, &mut taker, None, &mut |_| {});
+    let record = &summary.records[0];
+    assert!(record.errors.is_empty(), "{:?}", record.errors);
+    assert!(!record.a_is_black);
+    assert_eq!(record.handicap, fixed_handicap_points(size, 3).unwrap());
+    assert_eq!(record.moves[0].0, yeoul::rules::Color::White);
+    assert!(record.result.winner().is_some(), "{record}");
 }

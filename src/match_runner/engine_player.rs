@@ -2,7 +2,7 @@
 
 use super::{Player, PlayerError, Reply, TimeControl};
 use crate::engine::{Engine, EngineConfig};
-use crate::rules::{BoardSize, Color, Move, Ruleset};
+use crate::rules::{BoardSize, Color, Move, Point, Ruleset};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -49,6 +49,13 @@ impl Player for EnginePlayer {
             .play(color, mv)
             .map(drop)
             .map_err(|e| PlayerError::IllegalMove(e.to_string()))
+    }
+
+    fn fixed_handicap(&mut self, stones: u32) -> Result<Vec<Point>, PlayerError> {
+        self.engine
+            .game_mut()
+            .place_fixed_handicap(stones)
+            .map_err(|e| PlayerError::Rejected(format!("fixed_handicap {stones}: {e}")))
     }
 
     fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError> {

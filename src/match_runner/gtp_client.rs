@@ -3,7 +3,7 @@
 
 use super::{Player, PlayerError, Reply, TimeControl};
 use crate::gtp::for_each_line;
-use crate::rules::{BoardSize, Color, Move, Ruleset};
+use crate::rules::{BoardSize, Color, Move, Point, Ruleset};
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -501,6 +501,19 @@ impl Player for GtpPlayer {
         };
         self.send(&format!("play {} {vertex}", gtp_color(color)))
             .map(drop)
+    }
+
+    fn fixed_handicap(&mut self, stones: u32) -> Result<Vec<Point>, PlayerError> {
+        let command = format!("fixed_handicap {stones}");
+        let answer = self.send(&command)?;
+        answer
+            .split_whitespace()
+            .map(|word| {
+                self.size.parse_point(word).map_err(|_| {
+                    PlayerError::Protocol(format!("{command}: not a vertex: {word:?}"))
+                })
+            })
+            .collect()
     }
 
     fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError> {

@@ -24,7 +24,7 @@ pub use gtp_client::{GtpPlayer, split_command_line};
 pub use sgf::{game_to_sgf, sgf_file_name};
 pub use stats::{MatchSummary, PlayerSummary, wilson_interval};
 
-use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Ruleset};
+use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Point, Ruleset};
 use crate::search::time::Clock;
 use std::fmt;
 use std::path::PathBuf;
@@ -43,6 +43,9 @@ pub trait Player {
     /// A score string such as "B+3.5" / "W+0.5" / "0" for the current position, if the
     /// player can score.
     fn final_score(&mut self) -> Result<Option<String>, PlayerError>;
+    /// Places GTP's fixed handicap of `stones` (2 or more) on the player's board after
+    /// `new_game`, and says where it put them.
+    fn fixed_handicap(&mut self, stones: u32) -> Result<Vec<Point>, PlayerError>;
     /// The game's clock, told after `new_game` when the match has one.
     fn time_settings(&mut self, _control: TimeControl) -> Result<(), PlayerError> {
         Ok(())
@@ -203,6 +206,11 @@ pub struct MatchConfig {
     /// Added to every move's time on the clock: the round trip a server's players see
     /// (the time left they are told includes it).
     pub network_delay: Duration,
+    /// Stones the second player (`b`) receives. 0: an even game (colours alternate as
+    /// asked). 1 or more: `b` takes Black in every game and `a` gives the handicap; from 2
+    /// stones on they stand on GTP's fixed points, placed by `fixed_handicap` on both
+    /// players' and the referee's boards, and White moves first.
+    pub handicap: u32,
 }
 
 impl Default for MatchConfig {
@@ -217,6 +225,7 @@ impl Default for MatchConfig {
             move_timeout: Duration::from_secs(60),
             clock: TimeControl::None,
             network_delay: Duration::ZERO,
+            handicap: 0,
         }
     }
 }
@@ -292,6 +301,8 @@ pub struct GameRecord {
     pub size: BoardSize,
     pub komi: f64,
     pub ruleset: Ruleset,
+    /// Black's handicap stones, placed before the first move.
+    pub handicap: Vec<Point>,
     pub moves: Vec<(Color, Move)>,
     pub result: GameResult,
     /// Time of each `genmove`, with the colour asked.
@@ -420,7 +431,7 @@ fn score_text(margin: f64) -> String {
 }
 
 /// Plays `config.games` games between `a` and `b` (`a` is Black in game 1; colours
-/// alternate if asked), then sums them up. `progress` sees each game when it ends (after
+/// alternate if asked; in handicap games `b` is always Black), then sums them up. `progress` sees each game when it ends (after
 /// its SGF file is written).
 pub fn run_match(
     config: &MatchConfig,
@@ -431,7 +442,7 @@ pub fn run_match(
 ) -> MatchSummary {
     let mut records = Vec::with_capacity(config.games);
     for i in 0..config.games {
-        let a_is_black = !config.alternate || i % 2 == 0;
+        let a_is_black = config.handicap == 0 && (!config.alternate || i % 2 == 0);
         let referee = referee.as_deref_mut();
         let mut record = if a_is_black {
             play_game(config, i + 1, a, b, referee, true)
@@ -470,6 +481,7 @@ pub fn play_game(
         size: config.size,
         komi: config.komi,
         ruleset: config.ruleset,
+        handicap: Vec::new(),
         moves: Vec::new(),
         result: GameResult::NoResult("not played".to_string()),
         times: Vec::new(),
@@ -498,6 +510,36 @@ pub fn play_game(
             };
             return rec;
         }
+    }
+
+    if config.handicap >= 2 {
+        let expected = match game.place_fixed_handicap(config.handicap) {
+            Ok(points) => points,
+            Err(e) => {
+                rec.result =
+                    GameResult::NoResult(format!("{} handicap stones: {e}", config.handicap));
+                return rec;
+            }
+        };
+        for color in Color::BOTH {
+            let player = &mut players[color.index()];
+            let placed = player.fixed_handicap(config.handicap);
+            if let Some(result) =
+                check_handicap(&mut rec, color.into(), player.name(), &expected, placed)
+            {
+                rec.result = match result {
+                    HandicapFault::Refused => GameResult::Forfeit {
+                        winner: color.opponent(),
+                        reason: format!("{color} could not place the handicap"),
+                    },
+                    HandicapFault::Elsewhere => {
+                        GameResult::NoResult(format!("{color} placed the handicap elsewhere"))
+                    }
+                };
+                return rec;
+            }
+        }
+        rec.handicap = expected;
     }
 
     let mut clocks = [Clock::new(config.clock); 2];
@@ -578,6 +620,48 @@ pub fn play_game(
     rec
 }
 
+/// How a player's `fixed_handicap` went wrong.
+enum HandicapFault {
+    /// An error: the player cannot start the game.
+    Refused,
+    /// Other points than GTP's: the players disagree about the game.
+    Elsewhere,
+}
+
+/// Checks what a player answered to `fixed_handicap` against GTP's points, noting a fault.
+fn check_handicap(
+    rec: &mut GameRecord,
+    role: Role,
+    name: String,
+    expected: &[Point],
+    placed: Result<Vec<Point>, PlayerError>,
+) -> Option<HandicapFault> {
+    let context = format!("fixed_handicap {}", expected.len());
+    match placed {
+        Err(e) => {
+            rec.fault(role, name, &context, &e);
+            Some(HandicapFault::Refused)
+        }
+        Ok(mut points) => {
+            let mut want = expected.to_vec();
+            points.sort_unstable();
+            want.sort_unstable();
+            if points == want {
+                return None;
+            }
+            let names =
+                |ps: &[Point]| -> Vec<String> { ps.iter().map(|&p| rec.size.name(p)).collect() };
+            let e = PlayerError::Protocol(format!(
+                "placed {:?}, GTP's points are {:?}",
+                names(&points),
+                names(&want)
+            ));
+            rec.fault(role, name, &context, &e);
+            Some(HandicapFault::Elsewhere)
+        }
+    }
+}
+
 /// Counts a finished game: the referee, else `a`, else the rules core.
 fn score_game(
     rec: &mut GameRecord,
@@ -645,6 +729,12 @@ fn referee_score(
     referee
         .new_game(rec.size, rec.komi, rec.ruleset)
         .map_err(|e| ("new game".to_string(), e))?;
+    if rec.handicap.len() >= 2 {
+        let stones = rec.handicap.len() as u32;
+        referee
+            .fixed_handicap(stones)
+            .map_err(|e| (format!("fixed_handicap {stones}"), e))?;
+    }
     for &(color, mv) in &rec.moves {
         referee
             .play(color, mv)

@@ -37,7 +37,7 @@ pub fn game_to_sgf(record: &GameRecord) -> String {
         record.size,
         record.komi,
         record.ruleset,
-        &[],
+        &record.handicap,
         &record.moves,
         &header,
     )

@@ -21,6 +21,8 @@ struct RandomPlayer {
     slow_from: Option<(usize, Duration)>,
     /// What `time_settings` and `time_left` told it.
     told: Vec<String>,
+    /// Answer `fixed_handicap` with its first stone left out.
+    misplaces_handicap: bool,
 }
 
 impl RandomPlayer {
@@ -34,6 +36,7 @@ impl RandomPlayer {
             illegal_at: None,
             slow_from: None,
             told: Vec::new(),
+            misplaces_handicap: false,
         }
     }
 }
@@ -59,6 +62,17 @@ impl Player for RandomPlayer {
             .play(color, mv)
             .map(drop)
             .map_err(|e| PlayerError::IllegalMove(e.to_string()))
+    }
+
+    fn fixed_handicap(&mut self, stones: u32) -> Result<Vec<Point>, PlayerError> {
+        let mut points = self
+            .game
+            .place_fixed_handicap(stones)
+            .map_err(|e| PlayerError::Rejected(e.to_string()))?;
+        if self.misplaces_handicap {
+            points.remove(0);
+        }
+        Ok(points)
     }
 
     fn time_settings(&mut self, control: TimeControl) -> Result<(), PlayerError> {
@@ -339,6 +353,7 @@ fn random_games_on_five_by_five_add_up_and_alternate() {
         move_timeout: Duration::from_secs(10),
         clock: TimeControl::None,
         network_delay: Duration::ZERO,
+        handicap: 0,
     };
     let mut a = RandomPlayer::new("rand-a", 1);
     let mut b = RandomPlayer::new("rand-b", 2);
@@ -505,6 +520,7 @@ fn sgf_escapes_and_counts_rows_from_the_top() {
         size,
         komi: 6.5,
         ruleset: Ruleset::Japanese,
+        handicap: Vec::new(),
         moves: vec![
             (Color::Black, Move::Play(size.parse_point("A1").unwrap())),
             (Color::White, Move::Play(size.parse_point("E5").unwrap())),
@@ -536,6 +552,7 @@ fn the_game_line_gives_each_colours_mean_time() {
         size,
         komi: 6.5,
         ruleset: Ruleset::Chinese,
+        handicap: Vec::new(),
         moves: Vec::new(),
         result: GameResult::NoResult("test".to_string()),
         times: vec![
@@ -729,6 +746,7 @@ done
             move_timeout: Duration::from_secs(60),
             clock: TimeControl::None,
             network_delay: Duration::ZERO,
+            handicap: 0,
         };
         let mut a = RandomPlayer::new("random", 11);
         let mut b = GtpPlayer::start(
@@ -768,4 +786,73 @@ done
             0
         );
     }
+}
+
+#[test]
+fn a_handicap_game_gives_black_the_stones_and_white_the_first_move() {
+    let dir = temp_dir("handicap");
+    let config = MatchConfig {
+        size: BoardSize::NINE,
+        komi: 0.5,
+        games: 2,
+        handicap: 4,
+        sgf_dir: Some(dir.clone()),
+        ..MatchConfig::default()
+    };
+    let mut a = RandomPlayer::new("giver", 7);
+    a.scores = true;
+    let mut b = RandomPlayer::new("taker", 8);
+    let mut referee = RandomPlayer::new("referee", 9);
+    referee.scores = true;
+    let summary = run_match(&config, &mut a, &mut b, Some(&mut referee), &mut |_| {});
+    let stones = crate::rules::fixed_handicap_points(config.size, 4).unwrap();
+    for rec in &summary.records {
+        // The taker is Black in every game; White moves first.
+        assert!(!rec.a_is_black, "{rec}");
+        assert_eq!(rec.black, "taker");
+        assert_eq!(rec.handicap, stones);
+        assert_eq!(rec.moves[0].0, Color::White, "{rec}");
+        assert_eq!(rec.scorer.as_deref(), Some("referee referee"), "{rec}");
+        // The referee's board had the stones: its count is the rules core's with them.
+        let mut game = Game::new(config.size, config.ruleset);
+        game.set_komi(config.komi);
+        game.place_fixed_handicap(4).unwrap();
+        for &(c, m) in &rec.moves {
+            game.play(c, m).unwrap();
+        }
+        let score = game.score(&Bitboard::EMPTY, &Bitboard::EMPTY);
+        assert_eq!(rec.result.sgf_result(), score.to_string(), "{rec}");
+        let text = std::fs::read_to_string(dir.join(sgf_file_name(rec.number))).unwrap();
+        assert_eq!(sgf_property(&text, "HA"), Some("4"), "{text}");
+        assert!(text.contains("AB[cg][gc][cc][gg]"), "{text}");
+    }
+    assert_eq!(summary.a.games_as_black, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_handicap_placed_elsewhere_or_refused_leaves_the_game_unplayed() {
+    let config = MatchConfig {
+        games: 1,
+        handicap: 3,
+        ..MatchConfig::default()
+    };
+    let mut a = RandomPlayer::new("giver", 1);
+    let mut b = RandomPlayer::new("misplacer", 2);
+    b.misplaces_handicap = true;
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    let rec = &summary.records[0];
+    assert!(matches!(rec.result, GameResult::NoResult(_)), "{rec}");
+    assert!(rec.moves.is_empty());
+    assert_eq!(rec.faults[0].kind, FaultKind::Protocol, "{:?}", rec.faults);
+
+    // 10 stones on 9x9 is more than GTP's table: every engine refuses, no game is played.
+    let config = MatchConfig {
+        games: 1,
+        handicap: 10,
+        ..MatchConfig::default()
+    };
+    let mut b = RandomPlayer::new("taker", 2);
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    assert!(matches!(summary.records[0].result, GameResult::NoResult(_)));
 }
