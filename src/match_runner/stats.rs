@@ -86,6 +86,8 @@ pub struct MatchSummary {
     pub komi: f64,
     pub ruleset: Ruleset,
     pub alternate: bool,
+    /// Stones B received in every game (0: even games).
+    pub handicap: u32,
     pub games: usize,
     pub a: PlayerSummary,
     pub b: PlayerSummary,
@@ -194,6 +196,7 @@ impl MatchSummary {
             komi: config.komi,
             ruleset: config.ruleset,
             alternate: config.alternate,
+            handicap: config.handicap,
             games: records.len(),
             a,
             b,
@@ -228,10 +231,13 @@ impl fmt::Display for MatchSummary {
             self.size,
             self.komi,
             self.ruleset,
-            if self.alternate {
-                ", colours alternating"
-            } else {
-                ""
+            match (self.handicap, self.alternate) {
+                (0, true) => ", colours alternating".to_string(),
+                (0, false) => String::new(),
+                (stones, _) => format!(
+                    ", {} takes Black with {stones} handicap stone(s)",
+                    self.b.name
+                ),
             }
         )?;
         writeln!(

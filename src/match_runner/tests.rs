@@ -827,6 +827,11 @@ fn a_handicap_game_gives_black_the_stones_and_white_the_first_move() {
         assert!(text.contains("AB[cg][gc][cc][gg]"), "{text}");
     }
     assert_eq!(summary.a.games_as_black, 0);
+    let text = summary.to_string();
+    assert!(
+        text.contains("taker takes Black with 4 handicap stone(s)"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
