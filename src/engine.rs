@@ -291,9 +291,9 @@ pub struct Engine {
     last: Option<(SearchResult, Decision)>,
     /// The last judgement: its position, whether it was a quick one, the verdict.
     judgement: Option<(JudgementKey, bool, Judgement)>,
-    /// How long the last judgement took a point of the board (before the first, an
-    /// estimate), to tell whether the next fits the clock.
-    judgement_cost_per_point: Duration,
+    /// What the last judgement took for each search playout a side and each point of the
+    /// board (before the first, an estimate): how long the next would take.
+    judgement_unit_cost: Duration,
     /// Time the judgements of the move under way took (kept out of `move_overhead`).
     judging: Duration,
     /// What a move costs besides its search and judgements (tree reuse, reading, the
@@ -309,8 +309,7 @@ impl Engine {
             search: Search::new(playout_policy(&config))
                 .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors)),
             rng: Pcg32::seed_from_u64(config.seed),
-            // About 10 ms a point on one thread.
-            judgement_cost_per_point: Duration::from_millis(10) / config.threads.max(1) as u32,
+            judgement_unit_cost: INITIAL_JUDGEMENT_UNIT_COST / config.threads.max(1) as u32,
             judging: Duration::ZERO,
             move_overhead: INITIAL_MOVE_OVERHEAD,
             config,
@@ -424,8 +423,15 @@ impl Engine {
         });
         params.amaf_distance = self.config.amaf_distance;
         params.max_nodes = tree_nodes(&self.config);
-        let level_time = self.config.time.unwrap_or(level.settings().time);
-        params.max_time = Some(self.clock_budget(color, level_time));
+        let mut budget = self.clock_budget(color, self.level_time());
+        if self.judgement_likely(color) {
+            // The arbiter's look at the end comes out of the move's time, not on top.
+            let limit = self.move_limit(color);
+            let full = Effort::for_board(size.points(), self.config.threads).quick();
+            let reserve = (2 * self.judgement_cost(&full)).min(limit / 2);
+            budget = budget.min(limit.saturating_sub(reserve));
+        }
+        params.max_time = Some(budget);
         if let Some(playouts) = self.config.playouts {
             params.max_playouts = playouts;
             params.max_time = None;
@@ -547,9 +553,10 @@ impl Engine {
     /// The move `genmove` would choose, without playing it or counting it towards a
     /// resignation (GTP `reg_genmove`).
     pub fn choose(&mut self, color: Color, stop: &AtomicBool) -> Reply {
+        let started = Instant::now();
         let params = self.params_for(color);
         let streaks = self.hopeless_moves;
-        let (reply, result, decision) = self.decide(color, &params, stop);
+        let (reply, result, decision) = self.decide(color, &params, started, stop);
         self.hopeless_moves = streaks;
         self.last = Some((result, decision));
         reply
@@ -573,7 +580,7 @@ impl Engine {
         if let (Some(cap), Some(t)) = (time_cap, params.max_time) {
             params.max_time = Some(t.min(cap));
         }
-        let (reply, result, decision) = self.decide(color, &params, stop);
+        let (reply, result, decision) = self.decide(color, &params, started, stop);
         let thinking = params
             .max_time
             .map_or(result.stats.elapsed, |t| t.min(result.stats.elapsed))
@@ -633,10 +640,13 @@ impl Engine {
         Reply::Move(mv)
     }
 
+    /// The move for `color` from a search with `params`, for a move that began at
+    /// `started`.
     fn decide(
         &mut self,
         color: Color,
         params: &SearchParams,
+        started: Instant,
         stop: &AtomicBool,
     ) -> (Reply, SearchResult, Decision) {
         let result = self.search.run(&self.game, color, params, stop);
@@ -661,7 +671,14 @@ impl Engine {
         let mut decision = Decision::Searched;
         let considers_passing = opponent_passed || choice == Move::Pass;
         if considers_passing {
-            match self.end_of_game_move(color, &result, opponent_passed, settings.pass_when_won) {
+            let judgement = self.judgement_during_play(color, started.elapsed());
+            match self.end_of_game_move(
+                color,
+                &result,
+                judgement,
+                opponent_passed,
+                settings.pass_when_won,
+            ) {
                 Some(Move::Pass) => {
                     let decision = if opponent_passed {
                         Decision::PassWon
@@ -708,9 +725,8 @@ impl Engine {
             && decision != Decision::LocalReading
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
-            && self.judgement_fits(color, result.stats.elapsed)
+            && let Some(judgement) = self.judgement_during_play(color, started.elapsed())
         {
-            let judgement = self.quick_judgement();
             let territory = judgement.territory(&self.game);
             let decided =
                 judgement.score(&self.game).winner() == Some(color) || result.win_rate < HOPELESS;
@@ -760,21 +776,22 @@ impl Engine {
     /// opponent's pass nothing can change a lost count, and nothing of ours still needs an
     /// answer), `Some(dame)` when a neutral point is worth a point under area rules, `None`
     /// to play the search's move. Passing first when ahead needs `pass_when_won`.
+    /// Without the arbiter's `judgement` (no time for it), the search's word decides.
     fn end_of_game_move(
         &mut self,
         color: Color,
         result: &SearchResult,
+        judgement: Option<Judgement>,
         opponent_passed: bool,
         pass_when_won: bool,
     ) -> Option<Move> {
-        if !self.judgement_fits(color, result.stats.elapsed) {
-            // No time to ask the arbiter: the search's word (a pass answers a pass when
-            // the search thinks the game won, or lost beyond saving).
+        let Some(judgement) = judgement else {
+            // A pass answers a pass when the search thinks the game won, or lost beyond
+            // saving.
             let decided = result.win_rate > 0.5 || result.win_rate < HOPELESS;
             let pass = result.best == Move::Pass || (opponent_passed && decided);
             return pass.then_some(Move::Pass);
-        }
-        let judgement = self.quick_judgement();
+        };
         if self.needs_answer(color, &judgement) {
             return None;
         }
@@ -803,7 +820,7 @@ impl Engine {
     /// The arbiter's verdict on the current position, kept while the position, rule set
     /// and komi stay the same (so that repeated questions get the same answer cheaply).
     pub fn judgement(&mut self) -> Judgement {
-        self.judgement_with(false)
+        self.judgement_with(None)
     }
 
     /// The judgement for a decision during play (passing, cleanup, territory): unclear
@@ -811,27 +828,92 @@ impl Engine {
     /// judgement of 19x19 with unclear groups took up to 12 s in the referee matches).
     /// A full judgement of the same position is used when there is one.
     fn quick_judgement(&mut self) -> Judgement {
-        self.judgement_with(true)
+        let effort = Effort::for_board(self.game.size().points(), self.config.threads);
+        self.judgement_with(Some(effort.quick()))
     }
 
-    /// Whether asking the arbiter still fits the clock of `color`'s move after `spent`
-    /// (always without a clock, or when the position's judgement is known): it takes about
-    /// as long as the last one did, up to seconds on 19x19. The move may then take twice
-    /// what the clock gives a move (the level's time aside: that caps the search's
-    /// strength, not the end of the game's correctness), never what the clock cannot
-    /// give: in sudden death the whole main time would otherwise drain into the
-    /// endgame's judgements.
-    fn judgement_fits(&self, color: Color, spent: Duration) -> bool {
-        let Some(limit) = self.clocks[color.index()].hard_limit() else {
-            return true;
+    /// The level's thinking time for a move (`--time` overrides it).
+    fn level_time(&self) -> Duration {
+        self.config
+            .time
+            .unwrap_or(self.config.level.settings().time)
+    }
+
+    /// The most a whole move of `color` may take, search and judgements together: the
+    /// level's time, and under a clock what the clock can give (less the lag) and twice
+    /// its share of a move (in sudden death the main time would otherwise drain into the
+    /// endgame's judgements). A move with a fixed number of playouts is bound by the
+    /// clock alone, so that it plays the same whatever the machine's speed.
+    fn move_limit(&self, color: Color) -> Duration {
+        let fixed = self.config.playouts.is_some() || self.config.deterministic;
+        let level = if fixed {
+            Duration::MAX
+        } else {
+            self.level_time()
         };
+        match self.clocks[color.index()].hard_limit() {
+            None => level,
+            Some(limit) => level
+                .min(limit.saturating_sub(self.config.lag))
+                .min(self.clock_budget(color, Duration::MAX).saturating_mul(2)),
+        }
+    }
+
+    /// How long a judgement with `effort` is expected to take.
+    fn judgement_cost(&self, effort: &Effort) -> Duration {
+        let units = effort
+            .playouts
+            .saturating_mul(self.game.size().points() as u64);
+        self.judgement_unit_cost
+            .saturating_mul(u32::try_from(units).unwrap_or(u32::MAX))
+    }
+
+    /// Whether this move will likely ask the arbiter: the opponent has passed, or the last
+    /// search found most of the board settled (an endgame).
+    fn judgement_likely(&self, color: Color) -> bool {
+        self.game.passes_before(color) > 0
+            || self
+                .last
+                .as_ref()
+                .is_some_and(|(result, _)| settled_share(result) >= SETTLED_SHARE)
+    }
+
+    /// The arbiter's judgement for a decision of `color`'s move after `spent`, when it fits
+    /// what the move may take: with the full quick effort when that fits twice over, else
+    /// with fewer playouts (a shorter look, as a weaker player reads less), and `None`
+    /// when even `MIN_JUDGEMENT_PLAYOUTS` would not fit. A position already judged costs
+    /// nothing.
+    fn judgement_during_play(&mut self, color: Color, spent: Duration) -> Option<Judgement> {
         let key = self.judgement_key();
-        let known = self.judgement.as_ref().is_some_and(|(k, _, _)| *k == key);
-        let cost = self.judgement_cost_per_point * self.game.size().points() as u32;
-        let clock_share = self.clock_budget(color, Duration::MAX);
-        let move_time = spent + 2 * cost;
-        known
-            || (move_time + self.config.lag <= limit && move_time <= clock_share.saturating_mul(2))
+        if let Some((k, _, judgement)) = &self.judgement
+            && *k == key
+        {
+            return Some(judgement.clone());
+        }
+        let effort = self.affordable_effort(color, spent)?;
+        Some(self.judgement_with(Some(effort)))
+    }
+
+    /// The quick judgement's effort that fits twice into what is left of the move.
+    fn affordable_effort(&self, color: Color, spent: Duration) -> Option<Effort> {
+        let full = Effort::for_board(self.game.size().points(), self.config.threads).quick();
+        let room = self.move_limit(color).saturating_sub(spent);
+        let per_playout = self.judgement_cost(&Effort {
+            playouts: 1,
+            ..full
+        });
+        let affordable = if per_playout.is_zero() {
+            full.playouts
+        } else {
+            (room.as_secs_f64() / (2.0 * per_playout.as_secs_f64())) as u64
+        };
+        let playouts = affordable.min(full.playouts);
+        (playouts >= MIN_JUDGEMENT_PLAYOUTS).then(|| Effort {
+            playouts,
+            max_playouts: playouts,
+            seki_playouts: (full.seki_playouts * playouts / full.playouts).max(1),
+            ..full
+        })
     }
 
     fn judgement_key(&self) -> JudgementKey {
@@ -843,22 +925,25 @@ impl Engine {
         }
     }
 
-    fn judgement_with(&mut self, quick: bool) -> Judgement {
+    /// The arbiter's judgement of the position: the full one (`None`), or a quick one with
+    /// `effort`; a position already judged as thoroughly is not judged again.
+    fn judgement_with(&mut self, effort: Option<Effort>) -> Judgement {
         let key = self.judgement_key();
+        let quick = effort.is_some();
         if let Some((k, was_quick, judgement)) = &self.judgement
             && *k == key
             && (quick || !was_quick)
         {
             return judgement.clone();
         }
-        let mut effort = Effort::for_board(self.game.size().points(), self.config.threads);
-        if quick {
-            effort = effort.quick();
-        }
+        let effort = effort
+            .unwrap_or_else(|| Effort::for_board(self.game.size().points(), self.config.threads));
         let started = Instant::now();
         let judgement = referee::judge(&self.game, &effort);
-        self.judging += started.elapsed();
-        self.judgement_cost_per_point = started.elapsed() / self.game.size().points() as u32;
+        let took = started.elapsed();
+        self.judging += took;
+        let units = effort.playouts.max(1) * self.game.size().points() as u64;
+        self.judgement_unit_cost = took.div_f64(units as f64);
         self.judgement = Some((key, quick, judgement.clone()));
         judgement
     }
@@ -881,15 +966,30 @@ const INITIAL_MOVE_OVERHEAD: Duration = Duration::from_millis(5);
 /// A search win rate below which no move saves the game: passing costs nothing then.
 const HOPELESS: f32 = 0.15;
 
+/// An endgame: the search's ownership settles at least this share of the board.
+const SETTLED_SHARE: f32 = 0.5;
+
+/// Fewest search playouts a side of a judgement during play: with fewer its verdict is
+/// noise, and the search's word decides instead.
+const MIN_JUDGEMENT_PLAYOUTS: u64 = 300;
+
+/// What a judgement is taken to cost a search playout a side and a point of the board
+/// on one thread before the first is measured (a full quick judgement of 19x19, 5,000
+/// playouts a side, about 3.6 s).
+const INITIAL_JUDGEMENT_UNIT_COST: Duration = Duration::from_nanos(2_000);
+
 /// Whether the search's ownership gives `p` firmly to one side, in an endgame where most
 /// of the board is settled (the arbiter is asked only then: it costs two searches, seconds
 /// on 19x19, and in the opening a point near a corner stone looks owned).
 fn inside_settled_area(game: &Game, result: &SearchResult, p: crate::rules::Point) -> bool {
+    ownership(game, result, p).abs() >= 0.4 && settled_share(result) >= SETTLED_SHARE
+}
+
+/// The share of the board the search's ownership gives firmly to one side.
+fn settled_share(result: &SearchResult) -> f32 {
     const FIRM: f32 = 0.7;
-    const SETTLED_SHARE: f32 = 0.5;
     let settled = result.ownership.iter().filter(|o| o.abs() >= FIRM).count();
-    ownership(game, result, p).abs() >= 0.4
-        && settled as f32 >= SETTLED_SHARE * result.ownership.len() as f32
+    settled as f32 / result.ownership.len().max(1) as f32
 }
 
 /// Whether the search's own move wins almost surely while `mv` clearly does not: then the
@@ -962,42 +1062,92 @@ mod tests {
     }
 
     #[test]
-    fn the_arbiter_is_asked_during_play_only_when_its_time_fits_the_clock() {
+    fn the_arbiter_is_asked_during_play_only_within_the_moves_time() {
         let config = EngineConfig {
             threads: 1,
+            level: Level::Hard,
             ..EngineConfig::default()
         };
         let mut engine = Engine::new(BoardSize::NINETEEN, Ruleset::Japanese, config);
-        assert!(
-            engine.judgement_fits(Color::Black, Duration::from_secs(100)),
-            "no clock"
-        );
         let spent = Duration::from_millis(300);
-        // A first judgement of 19x19 on one thread is taken to need about 3.6 s: half an
-        // hour of main time affords it, a minute of sudden death does not (that minute
-        // is all the game has: a few judgements would drain it), and neither do 5 s.
+        let full = Effort::for_board(361, 1).quick();
+        // A first quick judgement of 19x19 on one thread is taken to need about 3.6 s.
+        // Without a clock, hard's 2.8 s bound the move: a shorter look fits, the full
+        // one does not, and past the level's time none does.
+        let level = Level::Hard.settings().time;
+        let effort = engine.affordable_effort(Color::Black, spent).expect("fits");
+        assert!(effort.playouts >= MIN_JUDGEMENT_PLAYOUTS && effort.playouts < full.playouts);
+        assert!(spent + 2 * engine.judgement_cost(&effort) <= level);
+        let late = level - Duration::from_millis(100);
+        assert!(engine.affordable_effort(Color::Black, late).is_none());
+        // Half an hour of main time: the level's time still bounds the move.
         let main = Duration::from_secs(1800);
         engine.set_time_control(TimeControl::Absolute { main });
-        assert!(engine.judgement_fits(Color::Black, spent));
+        assert_eq!(engine.affordable_effort(Color::Black, spent), Some(effort));
+        // A minute of sudden death bounds it more (twice the clock's share of a move), and
+        // with 5 s left nothing fits: the main time must not drain into judgements.
         let main = Duration::from_secs(60);
         engine.set_time_control(TimeControl::Absolute { main });
-        assert!(!engine.judgement_fits(Color::Black, spent));
+        let short = engine.affordable_effort(Color::Black, spent);
+        assert!(
+            short.is_none_or(|e| e.playouts < effort.playouts),
+            "{short:?}"
+        );
         engine
             .clock_mut(Color::Black)
             .set_left(Duration::from_secs(5), 0);
-        assert!(!engine.judgement_fits(Color::Black, spent));
-        // A byo-yomi period of 30 s starts afresh with the next move.
-        engine.set_time_control(TimeControl::ByoYomi {
-            main: Duration::ZERO,
-            period: Duration::from_secs(30),
-            periods: 3,
-        });
-        engine
-            .clock_mut(Color::Black)
-            .set_left(Duration::from_secs(30), 3);
-        assert!(engine.judgement_fits(Color::Black, spent));
+        assert_eq!(engine.affordable_effort(Color::Black, spent), None);
         // Once the position is judged, asking again costs nothing.
+        engine.set_time_control(TimeControl::None);
         engine.quick_judgement();
-        assert!(engine.judgement_fits(Color::Black, spent));
+        assert!(engine.judgement_during_play(Color::Black, late).is_some());
+    }
+
+    #[test]
+    fn a_move_and_its_judgement_never_take_longer_than_the_levels_time() {
+        let byo_yomi = TimeControl::ByoYomi {
+            main: Duration::ZERO,
+            period: Duration::from_secs(20),
+            periods: 3,
+        };
+        for level in Level::ALL {
+            let level_time = level.settings().time;
+            for size in [9, 13, 19] {
+                let size = BoardSize::new(size).unwrap();
+                for threads in [1, 2] {
+                    for clock in [TimeControl::None, byo_yomi] {
+                        let config = EngineConfig {
+                            threads,
+                            level,
+                            ..EngineConfig::default()
+                        };
+                        let mut engine = Engine::new(size, Ruleset::Chinese, config);
+                        engine.set_time_control(clock);
+                        // The opponent passed: a judgement is likely, and the search
+                        // leaves it room.
+                        engine.game_mut().play(Color::White, Move::Pass).unwrap();
+                        let budget = engine.params_for(Color::Black).max_time.unwrap();
+                        let what = format!("{level} {size}x{size} {threads} threads {clock:?}");
+                        assert!(budget <= level_time, "{what}: search {budget:?}");
+                        for spent in [Duration::ZERO, budget, level_time] {
+                            if let Some(e) = engine.affordable_effort(Color::Black, spent) {
+                                let total = spent + engine.judgement_cost(&e);
+                                assert!(total <= level_time, "{what}: {total:?}");
+                            }
+                        }
+                        // Where the level's time affords a judgement at all, the search
+                        // leaves it room.
+                        if engine
+                            .affordable_effort(Color::Black, Duration::ZERO)
+                            .is_some()
+                            && level != Level::Easy
+                        {
+                            let after = engine.affordable_effort(Color::Black, budget);
+                            assert!(after.is_some(), "{what}: no room left after {budget:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
