@@ -427,8 +427,7 @@ impl Engine {
         if self.judgement_likely(color) {
             // The arbiter's look at the end comes out of the move's time, not on top.
             let limit = self.move_limit(color);
-            let full = Effort::for_board(size.points(), self.config.threads).quick();
-            let reserve = (2 * self.judgement_cost(&full)).min(limit / 2);
+            let reserve = (2 * self.judgement_cost(&self.quick_effort())).min(limit / 2);
             budget = budget.min(limit.saturating_sub(reserve));
         }
         params.max_time = Some(budget);
@@ -828,8 +827,12 @@ impl Engine {
     /// judgement of 19x19 with unclear groups took up to 12 s in the referee matches).
     /// A full judgement of the same position is used when there is one.
     fn quick_judgement(&mut self) -> Judgement {
-        let effort = Effort::for_board(self.game.size().points(), self.config.threads);
-        self.judgement_with(Some(effort.quick()))
+        self.judgement_with(Some(self.quick_effort()))
+    }
+
+    /// The full effort of a quick judgement of this board.
+    fn quick_effort(&self) -> Effort {
+        Effort::for_board(self.game.size().points(), self.config.threads).quick()
     }
 
     /// The level's thinking time for a move (`--time` overrides it).
@@ -859,13 +862,16 @@ impl Engine {
         }
     }
 
+    /// How long a judgement is expected to take for each search playout a side.
+    fn judgement_cost_per_playout(&self) -> Duration {
+        self.judgement_unit_cost
+            .saturating_mul(self.game.size().points() as u32)
+    }
+
     /// How long a judgement with `effort` is expected to take.
     fn judgement_cost(&self, effort: &Effort) -> Duration {
-        let units = effort
-            .playouts
-            .saturating_mul(self.game.size().points() as u64);
-        self.judgement_unit_cost
-            .saturating_mul(u32::try_from(units).unwrap_or(u32::MAX))
+        let playouts = u32::try_from(effort.playouts).unwrap_or(u32::MAX);
+        self.judgement_cost_per_playout().saturating_mul(playouts)
     }
 
     /// Whether this move will likely ask the arbiter: the opponent has passed, or the last
@@ -884,11 +890,8 @@ impl Engine {
     /// when even `MIN_JUDGEMENT_PLAYOUTS` would not fit. A position already judged costs
     /// nothing.
     fn judgement_during_play(&mut self, color: Color, spent: Duration) -> Option<Judgement> {
-        let key = self.judgement_key();
-        if let Some((k, _, judgement)) = &self.judgement
-            && *k == key
-        {
-            return Some(judgement.clone());
+        if let Some(known) = self.known_judgement(true) {
+            return Some(known);
         }
         let effort = self.affordable_effort(color, spent)?;
         Some(self.judgement_with(Some(effort)))
@@ -896,12 +899,9 @@ impl Engine {
 
     /// The quick judgement's effort that fits twice into what is left of the move.
     fn affordable_effort(&self, color: Color, spent: Duration) -> Option<Effort> {
-        let full = Effort::for_board(self.game.size().points(), self.config.threads).quick();
+        let full = self.quick_effort();
         let room = self.move_limit(color).saturating_sub(spent);
-        let per_playout = self.judgement_cost(&Effort {
-            playouts: 1,
-            ..full
-        });
+        let per_playout = self.judgement_cost_per_playout();
         let affordable = if per_playout.is_zero() {
             full.playouts
         } else {
@@ -916,6 +916,13 @@ impl Engine {
         })
     }
 
+    /// The judgement of this position already made, if it is as thorough as asked (a
+    /// full one answers a quick question too).
+    fn known_judgement(&self, quick: bool) -> Option<Judgement> {
+        let (key, was_quick, judgement) = self.judgement.as_ref()?;
+        (*key == self.judgement_key() && (quick || !was_quick)).then(|| judgement.clone())
+    }
+
     fn judgement_key(&self) -> JudgementKey {
         JudgementKey {
             hash: self.game.board().hash(),
@@ -928,14 +935,11 @@ impl Engine {
     /// The arbiter's judgement of the position: the full one (`None`), or a quick one with
     /// `effort`; a position already judged as thoroughly is not judged again.
     fn judgement_with(&mut self, effort: Option<Effort>) -> Judgement {
-        let key = self.judgement_key();
         let quick = effort.is_some();
-        if let Some((k, was_quick, judgement)) = &self.judgement
-            && *k == key
-            && (quick || !was_quick)
-        {
-            return judgement.clone();
+        if let Some(known) = self.known_judgement(quick) {
+            return known;
         }
+        let key = self.judgement_key();
         let effort = effort
             .unwrap_or_else(|| Effort::for_board(self.game.size().points(), self.config.threads));
         let started = Instant::now();

@@ -10,10 +10,10 @@ use yeoul::engine::{Engine, EngineConfig, Level, TimeControl, check_memory};
 use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::rules::{BoardSize, Ruleset, max_fixed_handicap};
+use yeoul::train::{TrainConfig, evaluate, records, train};
 
 /// A handicap game's komi: half a point, so that there is no draw.
 const HANDICAP_KOMI: f64 = 0.5;
-use yeoul::train::{TrainConfig, evaluate, records, train};
 
 #[derive(Parser)]
 #[command(name = "yeoul", version, about = "A Go engine that speaks GTP")]

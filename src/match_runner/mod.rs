@@ -431,8 +431,8 @@ fn score_text(margin: f64) -> String {
 }
 
 /// Plays `config.games` games between `a` and `b` (`a` is Black in game 1; colours
-/// alternate if asked; in handicap games `b` is always Black), then sums them up. `progress` sees each game when it ends (after
-/// its SGF file is written).
+/// alternate if asked; in handicap games `b` is always Black), then sums them up.
+/// `progress` sees each game when it ends (after its SGF file is written).
 pub fn run_match(
     config: &MatchConfig,
     a: &mut dyn Player,
@@ -524,18 +524,9 @@ pub fn play_game(
         for color in Color::BOTH {
             let player = &mut players[color.index()];
             let placed = player.fixed_handicap(config.handicap);
-            if let Some(result) =
-                check_handicap(&mut rec, color.into(), player.name(), &expected, placed)
+            if let Some(result) = handicap_fault(&mut rec, color, player.name(), &expected, placed)
             {
-                rec.result = match result {
-                    HandicapFault::Refused => GameResult::Forfeit {
-                        winner: color.opponent(),
-                        reason: format!("{color} could not place the handicap"),
-                    },
-                    HandicapFault::Elsewhere => {
-                        GameResult::NoResult(format!("{color} placed the handicap elsewhere"))
-                    }
-                };
+                rec.result = result;
                 return rec;
             }
         }
@@ -620,27 +611,24 @@ pub fn play_game(
     rec
 }
 
-/// How a player's `fixed_handicap` went wrong.
-enum HandicapFault {
-    /// An error: the player cannot start the game.
-    Refused,
-    /// Other points than GTP's: the players disagree about the game.
-    Elsewhere,
-}
-
-/// Checks what a player answered to `fixed_handicap` against GTP's points, noting a fault.
-fn check_handicap(
+/// Checks what `color`'s player answered to `fixed_handicap` against GTP's points: on a
+/// fault (noted), how the game ends before it starts. An error forfeits the game; other
+/// points than GTP's leave it without a result (the players disagree about the game).
+fn handicap_fault(
     rec: &mut GameRecord,
-    role: Role,
+    color: Color,
     name: String,
     expected: &[Point],
     placed: Result<Vec<Point>, PlayerError>,
-) -> Option<HandicapFault> {
+) -> Option<GameResult> {
     let context = format!("fixed_handicap {}", expected.len());
     match placed {
         Err(e) => {
-            rec.fault(role, name, &context, &e);
-            Some(HandicapFault::Refused)
+            rec.fault(color.into(), name, &context, &e);
+            Some(GameResult::Forfeit {
+                winner: color.opponent(),
+                reason: format!("{color} could not place the handicap"),
+            })
         }
         Ok(mut points) => {
             let mut want = expected.to_vec();
@@ -656,8 +644,10 @@ fn check_handicap(
                 names(&points),
                 names(&want)
             ));
-            rec.fault(role, name, &context, &e);
-            Some(HandicapFault::Elsewhere)
+            rec.fault(color.into(), name, &context, &e);
+            Some(GameResult::NoResult(format!(
+                "{color} placed the handicap elsewhere"
+            )))
         }
     }
 }
