@@ -31,17 +31,41 @@ pub enum Level {
 /// What a level is: all of it in one struct, so levels are values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LevelSettings {
-    /// Thinking time per move when no clock is set.
+    /// Thinking time per move when no clock is set: the most a move may take.
     pub time: Duration,
-    /// Playout cap per move on 9x9 (scaled by the board's size), so that strength depends
-    /// little on the machine.
-    pub playouts_9x9: u64,
-    /// How often the second-best candidate is played on purpose.
-    pub second_best_rate: f64,
+    /// How far the level reads: a playout cap per move on 9x9, 13x13 and 19x19 (other
+    /// sizes take the nearest), so that strength depends little on the machine.
+    pub playouts: [u64; 3],
+    /// How the level picks among the search's candidates.
+    pub choice: Choice,
+    /// Small endgame fights are read out exactly (`referee::endgame`): a weak player
+    /// does not count the last points.
+    pub reads_endgame: bool,
     /// Resign when the win rate stays below this on two moves in a row (`None`: never).
     pub resign_below: Option<f32>,
     /// Pass first when far ahead (only when the pass is safe).
     pub pass_when_won: bool,
+}
+
+/// A level's move choice: the best move, or one drawn among the moves the search found
+/// nearly as good, as a weaker player picks a plausible move rather than the best one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    /// 0: the search's best move. Above 0: a candidate drawn with weight
+    /// visits^(1/temperature) (1: in proportion to the visits).
+    pub temperature: f64,
+    /// A drawn candidate loses at most this much win rate against the best.
+    pub max_loss: f32,
+    /// ... and has at least this share of the best's visits.
+    pub min_visits_share: f64,
+}
+
+impl Choice {
+    pub const BEST: Choice = Choice {
+        temperature: 0.0,
+        max_loss: 0.0,
+        min_visits_share: 1.0,
+    };
 }
 
 impl Level {
@@ -55,37 +79,49 @@ impl Level {
         }
     }
 
+    /// The levels' table (README "Levels"; their ranks are measured in BENCHMARKS.md).
     pub fn settings(self) -> LevelSettings {
         match self {
             Level::Easy => LevelSettings {
                 time: Duration::from_millis(300),
-                playouts_9x9: 300,
-                second_best_rate: 0.3,
+                playouts: [1_000, 1_200, 1_400],
+                choice: Choice {
+                    temperature: 1.0,
+                    max_loss: 0.05,
+                    min_visits_share: 0.2,
+                },
+                reads_endgame: false,
                 resign_below: None,
                 pass_when_won: false,
             },
             Level::Normal => LevelSettings {
                 time: Duration::from_millis(1200),
-                playouts_9x9: 3_000,
-                second_best_rate: 0.0,
+                playouts: [3_000, 3_500, 4_000],
+                choice: Choice::BEST,
+                reads_endgame: true,
                 resign_below: Some(0.08),
                 pass_when_won: true,
             },
             Level::Hard => LevelSettings {
                 time: Duration::from_millis(2800),
-                playouts_9x9: 120_000,
-                second_best_rate: 0.0,
+                playouts: [120_000, 80_000, 56_000],
+                choice: Choice::BEST,
+                reads_endgame: true,
                 resign_below: Some(0.08),
                 pass_when_won: true,
             },
         }
     }
 
-    /// The playout cap on a board of `size`: heavier playouts on bigger boards get a
-    /// smaller cap (by the square root of the area ratio).
+    /// The playout cap on a board of `size`: the table's entry for the nearest of 9x9,
+    /// 13x13 and 19x19.
     pub fn playout_cap(self, size: BoardSize) -> u64 {
-        let scale = (81.0 / size.points() as f64).sqrt();
-        ((self.settings().playouts_9x9 as f64 * scale) as u64).max(100)
+        let caps = self.settings().playouts;
+        match size.get() {
+            0..=10 => caps[0],
+            11..=15 => caps[1],
+            _ => caps[2],
+        }
     }
 }
 
@@ -269,8 +305,8 @@ pub enum Decision {
     /// Nothing legal but filling own eyes.
     NoMoves,
     Resigned,
-    /// The easy level's deliberate second choice.
-    SecondBest,
+    /// The level's choice drawn among nearly best candidates (`Choice`).
+    Drawn,
     /// A neutral point filled before passing (area rules).
     Cleanup,
     /// The move comes from reading out the small local games of the endgame (the best
@@ -707,6 +743,7 @@ impl Engine {
         // the search chose, and once all else is settled, the biggest of them.
         let reading = Instant::now();
         if let Move::Play(p) = choice
+            && settings.reads_endgame
             && let Some(q) = referee::endgame::endgame_move(&self.game, color, p, |q| {
                 ownership(&self.game, &result, q)
             })
@@ -739,15 +776,12 @@ impl Engine {
                 };
             }
         }
-        if settings.second_best_rate > 0.0
-            && let [best, second, ..] = result.candidates.as_slice()
-            && second.mv != Move::Pass
-            && best.mv != Move::Pass
-            && second.visits * 10 >= best.visits
-            && self.rng.random_bool(settings.second_best_rate)
+        if decision == Decision::Searched
+            && let Some(drawn) = draw_candidate(&result, choice, settings.choice, &mut self.rng)
+            && drawn != choice
         {
-            choice = second.mv;
-            decision = Decision::SecondBest;
+            choice = drawn;
+            decision = Decision::Drawn;
         }
         (Reply::Move(choice), result, decision)
     }
@@ -996,6 +1030,36 @@ fn settled_share(result: &SearchResult) -> f32 {
     settled as f32 / result.ownership.len().max(1) as f32
 }
 
+/// A move drawn for `choice` among the search's candidates that are nearly as good as
+/// `best` (never a pass); `None` when the level plays the best move.
+fn draw_candidate(
+    result: &SearchResult,
+    best: Move,
+    choice: Choice,
+    rng: &mut impl Rng,
+) -> Option<Move> {
+    if choice.temperature <= 0.0 || best == Move::Pass {
+        return None;
+    }
+    let top = result.candidates.iter().find(|c| c.mv == best)?;
+    let eligible = |c: &&crate::search::Candidate| {
+        c.mv != Move::Pass
+            && c.visits > 0
+            && c.win_rate >= top.win_rate - choice.max_loss
+            && c.visits as f64 >= choice.min_visits_share * top.visits as f64
+    };
+    let weight = |c: &crate::search::Candidate| (c.visits as f64).powf(1.0 / choice.temperature);
+    let total: f64 = result.candidates.iter().filter(eligible).map(weight).sum();
+    let mut draw = rng.random::<f64>() * total;
+    for c in result.candidates.iter().filter(eligible) {
+        draw -= weight(c);
+        if draw <= 0.0 {
+            return Some(c.mv);
+        }
+    }
+    Some(best)
+}
+
 /// Whether the search's own move wins almost surely while `mv` clearly does not: then the
 /// search has found what the local count misses (a race the playouts settle only with
 /// its move, say), and its move stands. The reading is for the opposite case, moves the
@@ -1046,6 +1110,62 @@ mod tests {
             score_lead: 0.0,
             stats: SearchStats::default(),
         }
+    }
+
+    fn candidate(name: &str, visits: u32, win_rate: f32) -> crate::search::Candidate {
+        let mv = match BoardSize::NINE.parse_point(name) {
+            Ok(p) => Move::Play(p),
+            Err(_) => Move::Pass,
+        };
+        crate::search::Candidate {
+            mv,
+            visits,
+            win_rate,
+            prior: 0.0,
+            lcb: win_rate,
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn a_level_draws_only_among_nearly_best_moves_by_their_visits() {
+        let mut result = result_with(vec![0.5; 81]);
+        result.candidates = vec![
+            candidate("E5", 600, 0.60),
+            candidate("C3", 300, 0.55),
+            candidate("pass", 500, 0.60),
+            candidate("G7", 200, 0.30),
+            candidate("D4", 20, 0.60),
+        ];
+        let best = result.candidates[0].mv;
+        let mut rng = Pcg32::seed_from_u64(7);
+        assert_eq!(draw_candidate(&result, best, Choice::BEST, &mut rng), None);
+        let choice = Choice {
+            temperature: 1.0,
+            max_loss: 0.1,
+            min_visits_share: 0.1,
+        };
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..9_000 {
+            let mv = draw_candidate(&result, best, choice, &mut rng).unwrap();
+            *counts.entry(mv).or_insert(0) += 1;
+        }
+        // Not the pass, not G7 (30 points worse), not D4 (under a tenth of the visits):
+        // E5 and C3 by their visits, 2 to 1.
+        assert_eq!(counts.len(), 2, "{counts:?}");
+        let e5 = counts[&best] as f64;
+        let c3 = counts[&result.candidates[1].mv] as f64;
+        assert!((e5 / c3 - 2.0).abs() < 0.2, "{counts:?}");
+        // A colder draw leans to the best; the best being a pass, nothing is drawn.
+        let cold = Choice {
+            temperature: 0.25,
+            ..choice
+        };
+        let c3_cold = (0..9_000)
+            .filter(|_| draw_candidate(&result, best, cold, &mut rng) != Some(best))
+            .count() as f64;
+        assert!(c3_cold < c3 / 4.0, "{c3_cold} against {c3}");
+        assert_eq!(draw_candidate(&result, Move::Pass, choice, &mut rng), None);
     }
 
     #[test]
