@@ -464,3 +464,174 @@ fn a_border_left_open_is_seen_and_a_closed_one_is_not() {
     let closed = game_of(CASES[0].diagram, Ruleset::Japanese);
     assert!(yeoul::referee::open_border(&closed, &judged(&closed)).is_empty());
 }
+
+/// Sekis whose chains share two liberties (issue 14): one of them may be filled safely,
+/// either one, so neither point alone stays empty in most playouts. Marks: `x`/`o`
+/// stones in seki, `d` a dead black stone, `X`/`O` living stones. Bottom-left corner of
+/// a 9x9 board; each closes its region on the top row and the right column, so that
+/// repeating those extends it to a bigger board.
+struct SekiCase {
+    name: &'static str,
+    marked: &'static str,
+    /// Black's margin on 9x9 under area and under territory counting.
+    area: f64,
+    territory: f64,
+}
+
+const TWO_SHARED_LIBERTIES: &[SekiCase] = &[
+    SekiCase {
+        // Black's eye A1, White's F1; D1 and D2 touch both chains.
+        name: "one eye each",
+        marked: ". . . O X . . . .
+                 . . . O X . . . .
+                 . . . O X . . . .
+                 . . . O X . . . .
+                 O O O O X X X X X
+                 O O O X X X X X X
+                 x x x o o o o o X
+                 x x x . o o o o X
+                 . x x . o . o o X",
+        area: 7.0,
+        territory: 4.0,
+    },
+    SekiCase {
+        // White's eye F1-G1 holds a dead black stone: White takes it whenever it likes,
+        // and one eye it stays. Under territory rules it is White's prisoner.
+        name: "a dead stone in an eye",
+        marked: ". . . O X . . . .
+                 . . . O X . . . .
+                 . . . O X . . . .
+                 . . . O X . . . .
+                 O O O O X X X X X
+                 O O O X X X X X X
+                 x x x o o o o o X
+                 x x x . o o o o X
+                 . x x . o d . o X",
+        area: 7.0,
+        territory: 3.0,
+    },
+    SekiCase {
+        name: "no eyes",
+        marked: ". . . O X . . . .
+                 . . . O X . . . .
+                 . . . O X . . . .
+                 . . . O X . . . .
+                 O O O O X X X X X
+                 O O O X X X X X X
+                 x x x o o o o o X
+                 x x x . o o o o X
+                 x x x . o o o o X",
+        area: 7.0,
+        territory: 4.0,
+    },
+];
+
+/// Top row first, as written.
+fn grid_of(marked: &str) -> Vec<Vec<char>> {
+    marked
+        .lines()
+        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+/// The grid on an n x n board: the top row repeated upwards, the last column rightwards.
+fn extended(grid: &[Vec<char>], n: usize) -> Vec<Vec<char>> {
+    let wide: Vec<Vec<char>> = grid
+        .iter()
+        .map(|row| {
+            let last = *row.last().expect("a cell");
+            row.iter()
+                .copied()
+                .chain(std::iter::repeat_n(last, n - row.len()))
+                .collect()
+        })
+        .collect();
+    let top = wide[0].clone();
+    std::iter::repeat_n(top, n - wide.len())
+        .chain(wide)
+        .collect()
+}
+
+/// One of the board's eight symmetries: `k` quarter turns, then a mirror if `mirror`.
+fn transformed(grid: &[Vec<char>], k: usize, mirror: bool) -> Vec<Vec<char>> {
+    let n = grid.len();
+    let mut g = grid.to_vec();
+    for _ in 0..k {
+        g = (0..n)
+            .map(|r| (0..n).map(|c| g[n - 1 - c][r]).collect())
+            .collect();
+    }
+    if mirror {
+        g.iter_mut().for_each(|row| row.reverse());
+    }
+    g
+}
+
+/// The game after the grid's stones and two passes, and the vertices marked seki and dead.
+fn marked_game(grid: &[Vec<char>], ruleset: Ruleset) -> (Game, String, String) {
+    let stones: String = grid
+        .iter()
+        .map(|row| {
+            let cells = row.iter().map(|c| match c {
+                'x' | 'd' => 'X',
+                'o' => 'O',
+                other => *other,
+            });
+            cells.map(|c| format!("{c} ")).collect::<String>() + "\n"
+        })
+        .collect();
+    let game = game_of(&stones, ruleset);
+    let size = game.size();
+    let n = grid.len();
+    let marked_as = |mark: &[char]| {
+        let mut set = yeoul::rules::Bitboard::EMPTY;
+        for (top, row) in grid.iter().enumerate() {
+            for (col, c) in row.iter().enumerate() {
+                if mark.contains(c) {
+                    set.insert(size.point(col, n - 1 - top).expect("on the board"));
+                }
+            }
+        }
+        names(&game, set)
+    };
+    let (seki, dead) = (marked_as(&['x', 'o']), marked_as(&['d']));
+    (game, seki, dead)
+}
+
+#[test]
+fn a_seki_with_two_shared_liberties_is_seen_in_every_corner_at_every_size() {
+    let mut errors = Vec::new();
+    for case in TWO_SHARED_LIBERTIES {
+        let grid = grid_of(case.marked);
+        // 9x9: all eight symmetries, both kinds of counting; bigger boards: four corners.
+        let shapes = (0..8).map(|s| (9, s % 4, s >= 4));
+        let bigger = [13, 19]
+            .into_iter()
+            .flat_map(|n| (0..4).map(move |k| (n, k, false)));
+        for (n, k, mirror) in shapes.chain(bigger) {
+            let placed = transformed(&extended(&grid, n), k, mirror);
+            for (ruleset, margin) in [
+                (Ruleset::Chinese, case.area),
+                (Ruleset::Japanese, case.territory),
+            ] {
+                let (game, seki, dead) = marked_game(&placed, ruleset);
+                let j = judged(&game);
+                let got = (names(&game, j.seki), names(&game, j.dead));
+                let counted = j.score(&game).margin();
+                if got != (seki.clone(), dead.clone()) || (n == 9 && counted != margin) {
+                    errors.push(format!(
+                        "{} on {n}x{n} (turns {k}, mirror {mirror}) under {ruleset}: seki [{}] \
+                         dead [{}] margin {counted}; expected seki [{seki}] dead [{dead}] \
+                         margin {margin}",
+                        case.name, got.0, got.1
+                    ));
+                }
+                if n > 9 {
+                    break; // the seki does not depend on the counting
+                }
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}

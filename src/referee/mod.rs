@@ -157,13 +157,13 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
         black: pass_alive(&board, Color::Black, suicide),
         white: pass_alive(&board, Color::White, suicide),
     };
-    let played_out = play_out(&board, suicide, effort, seed);
-    let (neutral, expected_margin) = (&played_out.neutral, played_out.margin);
+    let chains = board.chains();
+    let played_out = play_out(&board, &chains, suicide, effort, seed);
+    let expected_margin = played_out.margin;
     // The searches play for every point: with the expected margin as komi, the game is
     // close, so neither side can win while careless about a group (a search that wins
     // or loses either way plays at random, and its ownership says nothing).
     let fair_komi = expected_margin.round() + 0.5;
-    let chains = board.chains();
     let proven =
         sure.black.chains | sure.white.chains | sure.black.territory | sure.white.territory;
     let mut playouts = effort.playouts;
@@ -260,7 +260,7 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
             .collect();
         dead |= lost_races(game, dead, &unclear, effort);
     }
-    let seki = seki_chains(&board, &chains, dead, &sure, neutral);
+    let seki = seki_chains(&board, &chains, dead, &sure, &played_out);
 
     let ownership = size
         .all_points()
@@ -428,16 +428,19 @@ pub fn open_border(game: &Game, judgement: &Judgement) -> Bitboard {
 }
 
 /// Chains in seki: living chains, not pass-alive, next to an empty point that touches
-/// living stones of both colours and that most playouts leave empty (neither side can fill
-/// it without being captured).
+/// living stones of both colours, where most playouts leave that point empty (neither side
+/// can fill it without being captured) or end with the chain standing beside some such
+/// point: of two shared liberties, one may be filled safely, either one, so each point
+/// alone stays empty in only about half the playouts.
 fn seki_chains(
     board: &Board,
     chains: &[Bitboard],
     dead: Bitboard,
     sure: &ByColor<benson::PassAlive>,
-    neutral: &[f32],
+    played_out: &PlayedOut,
 ) -> Bitboard {
     const NEUTRAL_AT_LEAST: f32 = 0.6;
+    let neutral = &played_out.neutral;
     let size = board.size();
     let on = board.on_board();
     let living = ByColor {
@@ -452,8 +455,11 @@ fn seki_chains(
         .collect();
     let proven = sure.black.chains | sure.white.chains;
     let mut seki = Bitboard::EMPTY;
-    for chain in chains {
-        if (*chain & (dead | proven)).is_empty() && !(near(*chain) & seki_points).is_empty() {
+    for (chain, in_seki) in chains.iter().zip(&played_out.chain_in_seki) {
+        let beside_seki_point = !(near(*chain) & seki_points).is_empty();
+        let mostly_in_seki =
+            !(near(*chain) & shared_liberties).is_empty() && *in_seki >= NEUTRAL_AT_LEAST;
+        if (*chain & (dead | proven)).is_empty() && (beside_seki_point || mostly_in_seki) {
             seki |= *chain;
         }
     }
@@ -592,27 +598,64 @@ struct PlayedOut {
     neutral: Vec<f32>,
     /// Per mailbox cell: Black's mean ownership (+1 Black's stone or region, -1 White's).
     black_ownership: Vec<f32>,
+    /// Per chain of the position: the fraction of playouts that end with all of it still
+    /// standing next to a point left empty and touching both colours.
+    chain_in_seki: Vec<f32>,
     /// The mean area margin (Black minus White).
     margin: f64,
 }
 
 fn play_out(
     board: &Board,
+    chains: &[Bitboard],
     suicide: crate::rules::Suicide,
     effort: &Effort,
     seed: u64,
 ) -> PlayedOut {
     const CHUNK: u64 = 50;
+    /// Counts over a batch of playouts.
+    struct Tally {
+        neutral: Vec<u32>,
+        owner: Vec<i32>,
+        chain_in_seki: Vec<u32>,
+        margin: i64,
+    }
+    impl Tally {
+        fn add(mut self, other: Tally) -> Tally {
+            self.neutral
+                .iter_mut()
+                .zip(other.neutral)
+                .for_each(|(x, y)| *x += y);
+            self.owner
+                .iter_mut()
+                .zip(other.owner)
+                .for_each(|(x, y)| *x += y);
+            let seki = self.chain_in_seki.iter_mut().zip(other.chain_in_seki);
+            seki.for_each(|(x, y)| *x += y);
+            self.margin += other.margin;
+            self
+        }
+    }
     let policy = PlayoutPolicy::heavy();
     let size = board.size();
+    let on = board.on_board();
     let chunks = effort.seki_playouts.div_ceil(CHUNK).max(2);
-    let zero = || (vec![0u32; CELLS], vec![0i32; CELLS], 0i64);
-    let (neutral, owner, margin): (Vec<u32>, Vec<i32>, i64) = (0..chunks)
+    let colors: Vec<Color> = chains
+        .iter()
+        .filter_map(|c| c.iter().next().and_then(|p| board.color_at(p)))
+        .collect();
+    let zero = || Tally {
+        neutral: vec![0; CELLS],
+        owner: vec![0; CELLS],
+        chain_in_seki: vec![0; chains.len()],
+        margin: 0,
+    };
+    let tally = (0..chunks)
         .into_par_iter()
         .map(|k| {
             let mut rng = Pcg32::seed_from_u64(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)));
             let mut trace = Vec::with_capacity(4 * CELLS);
-            let (mut neutral, mut owner, mut margin) = zero();
+            let mut tally = zero();
             let first = if k % 2 == 0 {
                 Color::Black
             } else {
@@ -624,30 +667,43 @@ fn play_out(
                 let mut b = *board;
                 trace.clear();
                 let end = playout(&mut b, first, limits, &policy, None, &mut rng, &mut trace);
-                margin += i64::from(end.area_margin);
+                tally.margin += i64::from(end.area_margin);
                 let owned = owned_regions(&b, &Bitboard::EMPTY);
                 let nobody = b.empty_points() & !owned.black & !owned.white;
                 for p in nobody.iter() {
-                    neutral[p.index()] += 1;
+                    tally.neutral[p.index()] += 1;
                 }
                 for p in (b.stones(Color::Black) | owned.black).iter() {
-                    owner[p.index()] += 1;
+                    tally.owner[p.index()] += 1;
                 }
                 for p in (b.stones(Color::White) | owned.white).iter() {
-                    owner[p.index()] -= 1;
+                    tally.owner[p.index()] -= 1;
+                }
+                for ((chain, color), count) in
+                    chains.iter().zip(&colors).zip(&mut tally.chain_in_seki)
+                {
+                    let standing = (*chain & b.stones(*color)) == *chain;
+                    if standing && !(chain.neighbours(size, &on) & nobody).is_empty() {
+                        *count += 1;
+                    }
                 }
             }
-            (neutral, owner, margin)
+            tally
         })
-        .reduce(zero, |(mut a, mut o, m), (b, p, n)| {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-            o.iter_mut().zip(p).for_each(|(x, y)| *x += y);
-            (a, o, m + n)
-        });
+        .reduce(zero, Tally::add);
     let total = (chunks * CHUNK) as f32;
     PlayedOut {
-        neutral: neutral.into_iter().map(|c| c as f32 / total).collect(),
-        black_ownership: owner.into_iter().map(|c| c as f32 / total).collect(),
-        margin: margin as f64 / total as f64,
+        neutral: tally
+            .neutral
+            .into_iter()
+            .map(|c| c as f32 / total)
+            .collect(),
+        black_ownership: tally.owner.into_iter().map(|c| c as f32 / total).collect(),
+        chain_in_seki: tally
+            .chain_in_seki
+            .into_iter()
+            .map(|c| c as f32 / total)
+            .collect(),
+        margin: tally.margin as f64 / total as f64,
     }
 }
