@@ -635,3 +635,65 @@ fn a_seki_with_two_shared_liberties_is_seen_in_every_corner_at_every_size() {
     }
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
+
+/// Final positions of two professional 9x9 games (Go Seigen and Miyamoto Naoki, 1968,
+/// komi 0, both B+4 under Japanese rules; littlego's `9x9_1.sgf` and `9x9_2.sgf`), here
+/// without the prisoners taken during play (Black 6 and White 9 in the first, White 1 in
+/// the second). Under territory counting a side is charged the moves it still owes inside
+/// its own territory (issue 14): in the first, White's D6 would leave Black's big chain
+/// in atari, so Black must take the dead stones at A1-D3 for real (A2, then A4: two
+/// points); in the second, Black's J1 leaves White's H1 in atari, and White's G1
+/// connection is a point of its own territory.
+const OWED_MOVES: &[(&str, &str, f64, f64)] = &[
+    (
+        "a capture owed",
+        "O . O O X X X . X
+         O O . O X . X X X
+         O X O O O X X X O
+         X X X . X O O O O
+         X O X X X O . . O
+         . O X X X X O O .
+         O O O O X O . . O
+         . O X X X O O O .
+         O X X X O O . . .",
+        6.0,
+        4.0 - 6.0 + 9.0,
+    ),
+    (
+        "a connection owed",
+        ". X O X . O X . .
+         O O O O O O X . .
+         X O O X . O X . .
+         X O X X . X O X .
+         X X . . X . O X .
+         . . X O . O O X .
+         . X X O O O X X .
+         . X O . O . O X X
+         . X O O . . . O .",
+        4.0,
+        4.0 + 1.0,
+    ),
+];
+
+#[test]
+fn territory_counting_charges_the_moves_still_owed_inside_ones_own_territory() {
+    let mut errors = Vec::new();
+    for (name, diagram, area, territory) in OWED_MOVES {
+        let grid = grid_of(diagram);
+        for s in 0..8 {
+            let placed = transformed(&grid, s % 4, s >= 4);
+            for (ruleset, expected) in [(Ruleset::Chinese, area), (Ruleset::Japanese, territory)] {
+                let (game, _, _) = marked_game(&placed, ruleset);
+                let margin = judged(&game).score(&game).margin();
+                if margin != *expected {
+                    errors.push(format!(
+                        "{name} (turns {}, mirror {}) under {ruleset}: margin {margin}, expected {expected}",
+                        s % 4,
+                        s >= 4
+                    ));
+                }
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}

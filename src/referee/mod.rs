@@ -109,15 +109,47 @@ impl Judgement {
         })
     }
 
-    /// The count of RULES.md §5 with exactly these dead and seki stones.
+    /// The count of RULES.md §5 with exactly these dead and seki stones; under territory
+    /// counting less the points of its own territory that a side must still fill.
     pub fn score(&self, game: &Game) -> Score {
-        game.score(&self.dead, &self.seki)
+        let mut score = game.score(&self.dead, &self.seki);
+        let owed = self.owed(game);
+        score.black -= f64::from(owed.black.count());
+        score.white -= f64::from(owed.white.count());
+        score
+    }
+
+    /// Under territory counting, the points of each side's territory that it must still
+    /// fill (`owed_moves`: a connection, a capture), which count for nobody; none under
+    /// area counting, where filling one's own area costs nothing.
+    pub fn owed(&self, game: &Game) -> ByColor<Bitboard> {
+        if game.ruleset().scoring() != Scoring::Territory {
+            return ByColor {
+                black: Bitboard::EMPTY,
+                white: Bitboard::EMPTY,
+            };
+        }
+        let owned = self.seki_aware_regions(game);
+        ByColor {
+            black: owed_moves(game, self, Color::Black) & owned.black,
+            white: owed_moves(game, self, Color::White) & owned.white,
+        }
     }
 
     /// The points each side counts as territory (GNU Go's `black_territory` and
     /// `white_territory`): empty points and dead stones in regions of one colour, except
     /// regions touching a seki chain under territory counting.
     pub fn territory(&self, game: &Game) -> ByColor<Bitboard> {
+        let mut owned = self.seki_aware_regions(game);
+        let owed = self.owed(game);
+        owned.black &= !owed.black;
+        owned.white &= !owed.white;
+        owned
+    }
+
+    /// The regions each side owns, less those touching a seki chain under territory
+    /// counting.
+    fn seki_aware_regions(&self, game: &Game) -> ByColor<Bitboard> {
         let board = game.board();
         let mut owned = owned_regions(board, &self.dead);
         if game.ruleset().scoring() == Scoring::Territory {
@@ -379,25 +411,55 @@ fn neutral_points(board: &Board, dead: Bitboard) -> Bitboard {
 /// The defensive move (teire) that a neutral point asks of `color`: where the opponent
 /// can fill a neutral point safely and that would leave a living chain of `color` in
 /// atari, the chain's other liberty, connected now (Fuego's cleanup test 180: the dame is
-/// the opponent's to fill, and the connection costs the same point now or later).
+/// the opponent's to fill, and the connection costs the same point now or later); or, when
+/// that liberty is one of a dead chain's, a legal move of the capture the chain needs.
 pub fn teire(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> {
+    let owed = owed_moves(game, judgement, color);
+    let legal = |p: &Point| game.is_legal(color, Move::Play(*p));
+    let safe = owed.iter().find(|&p| safe_to_play(game, p, color));
+    safe.or_else(|| owed.iter().find(legal))
+}
+
+/// The moves `color` still owes (issue 14): where the opponent can fill a neutral point
+/// safely and so leave a living chain of `color` in atari, (1) a connection: the chain's
+/// other liberty, when `color` can play it safely (a boundary stone left in atari); (2) a
+/// capture: when that liberty is also a liberty of dead opposing chains, a capturing race
+/// that ends only by taking them, every liberty of theirs.
+fn owed_moves(game: &Game, judgement: &Judgement, color: Color) -> Bitboard {
     let board = game.board();
+    let dead_theirs = board.stones(color.opponent()) & judgement.dead;
     let ours = board.stones(color) & !judgement.dead & !judgement.seki;
-    neutral_points(board, judgement.dead)
+    let mut owed = Bitboard::EMPTY;
+    let fillable = neutral_points(board, judgement.dead)
         .iter()
-        .filter(|&d| safe_to_play(game, d, color.opponent()))
-        .find_map(|d| {
-            board
-                .neighbour_points(d)
-                .into_iter()
-                .filter(|&q| ours.contains(q))
-                .map(|q| board.chain_liberties(q))
-                .filter(|libs| libs.count() == 2)
-                .find_map(|libs| {
-                    libs.iter()
-                        .find(|&l| l != d && safe_to_play(game, l, color))
-                })
-        })
+        .filter(|&d| safe_to_play(game, d, color.opponent()));
+    for d in fillable {
+        for q in board
+            .neighbour_points(d)
+            .into_iter()
+            .filter(|&q| ours.contains(q))
+        {
+            let libs = board.chain_liberties(q);
+            if libs.count() != 2 {
+                continue;
+            }
+            for l in libs.iter().filter(|&l| l != d) {
+                let captives: Vec<Point> = board
+                    .neighbour_points(l)
+                    .into_iter()
+                    .filter(|&n| dead_theirs.contains(n))
+                    .collect();
+                if !captives.is_empty() {
+                    for captive in captives {
+                        owed |= board.chain_liberties(captive);
+                    }
+                } else if safe_to_play(game, l, color) {
+                    owed.insert(l);
+                }
+            }
+        }
+    }
+    owed
 }
 
 /// Neutral regions that playouts give firmly to one side: a border still open (the count
