@@ -744,9 +744,13 @@ impl Engine {
         let reading = Instant::now();
         if let Move::Play(p) = choice
             && settings.reads_endgame
-            && let Some(q) = referee::endgame::endgame_move(&self.game, color, p, |q| {
-                ownership(&self.game, &result, q)
-            })
+            && let Some(q) = referee::endgame::endgame_move(
+                &self.game,
+                color,
+                p,
+                |q| ownership(&self.game, &result, q),
+                started.checked_add(self.move_limit(color)),
+            )
             && self.game.is_legal(color, Move::Play(q))
             && !search_refutes(&result, Move::Play(q))
         {

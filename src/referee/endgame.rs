@@ -6,6 +6,7 @@
 
 use super::eye_space::{self, Counting, LocalGame, MAX_POINTS, Verdict};
 use crate::rules::{Bitboard, Board, Color, Game, Point, Scoring};
+use std::time::Instant;
 
 /// Chains of up to this many stones, with nothing but small spaces around them, lie inside
 /// a space rather than around it.
@@ -138,6 +139,7 @@ pub fn endgame_move(
     color: Color,
     choice: Point,
     ownership: impl Fn(Point) -> f32,
+    deadline: Option<Instant>,
 ) -> Option<Point> {
     let board = game.board();
     let size = board.size();
@@ -171,7 +173,7 @@ pub fn endgame_move(
         .collect();
     let read = |g: &LocalGame| {
         let candidate = g.region.contains(choice).then_some(choice);
-        let verdict = eye_space::read_game(board, g, color, candidate, counting);
+        let verdict = eye_space::read_game(board, g, color, candidate, counting, deadline);
         log::debug!(
             "game {} enclosing {} ({:?}): {:?}",
             g.region.vertex_names(size),
@@ -334,7 +336,7 @@ mod tests {
         let board = game.board();
         let size = board.size();
         let c9 = size.parse_point("C9").unwrap();
-        let play = |color| endgame_move(&game, color, c9, settled_ownership(board));
+        let play = |color| endgame_move(&game, color, c9, settled_ownership(board), None);
         assert_eq!(
             play(Color::Black).map(|p| size.name(p)).as_deref(),
             Some("B1")
@@ -352,6 +354,9 @@ mod tests {
                 settled_ownership(board)(p)
             }
         };
-        assert_eq!(endgame_move(&game, Color::Black, c9, unsettled), Some(c9));
+        assert_eq!(
+            endgame_move(&game, Color::Black, c9, unsettled, None),
+            Some(c9)
+        );
     }
 }

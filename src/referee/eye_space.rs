@@ -12,6 +12,7 @@
 
 use crate::rules::{Bitboard, Board, Cell, Color, Point};
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// The largest space read (a bit set per colour).
 pub const MAX_POINTS: usize = 12;
@@ -115,17 +116,19 @@ impl Verdict {
 }
 
 /// Reads `game` for `mover`, with `candidate` (a point of the region) valued too: `None`
-/// when the game is not closed or too open to read.
+/// when the game is not closed or too open to read, or the reading runs past `deadline`.
 pub fn read_game(
     board: &Board,
     game: &LocalGame,
     mover: Color,
     candidate: Option<Point>,
     counting: Counting,
+    deadline: Option<Instant>,
 ) -> Option<Verdict> {
     let space = Space::new(board, game.region, game.enclosing, game.defender)?;
     let sign = if mover == game.defender { 1 } else { -1 };
     let mut reader = Reader::new(&space, counting, true);
+    reader.deadline = deadline;
     let start = Node {
         defender: space.defender_stones,
         attacker: space.attacker_stones,
@@ -419,6 +422,8 @@ struct Reader<'a> {
     /// The attacker may take a ko back at once (it has the threats): counting reads
     /// assume this, since a ko for the whole group costs the attacker little.
     attacker_wins_kos: bool,
+    /// Reading past this instant stops, as a spent budget does (a move's time).
+    deadline: Option<Instant>,
 }
 
 /// What a stored value of an alpha-beta read is.
@@ -444,12 +449,19 @@ impl<'a> Reader<'a> {
             points: HashMap::new(),
             visited: 0,
             attacker_wins_kos,
+            deadline: None,
         }
     }
 
     /// Counts a position read; false once the budget is spent.
     fn within_budget(&mut self) -> bool {
+        const CLOCK_EVERY: u32 = 1024;
         self.visited += 1;
+        if self.visited.is_multiple_of(CLOCK_EVERY)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.visited = NODE_BUDGET + 1;
+        }
         self.visited <= NODE_BUDGET
     }
 
@@ -862,7 +874,7 @@ mod tests {
             defender,
         };
         let candidate = size.parse_point(candidate).unwrap();
-        let verdict = read_game(&b, &game, mover, Some(candidate), counting).unwrap();
+        let verdict = read_game(&b, &game, mover, Some(candidate), counting, None).unwrap();
         (verdict.best.map(|p| size.name(p)), verdict)
     }
 
@@ -1004,5 +1016,26 @@ mod tests {
         assert_eq!(best.as_deref(), Some("B2"));
         assert_eq!((white.first, white.second), (0, -5));
         assert!(white.sente());
+    }
+
+    #[test]
+    fn a_reading_past_its_deadline_gives_no_verdict() {
+        // An empty corner of eight points under a living wall: thousands of positions.
+        let corner = ". . . . . . .
+                      . . . . . . .
+                      O O O O O . .
+                      X X X X O . .
+                      . . . X O . .
+                      . . . X O . .
+                      . . . X O . .";
+        let (b, region, chain) = space(corner, "A1", "D1");
+        let game = LocalGame {
+            region,
+            enclosing: chain,
+            defender: Color::Black,
+        };
+        let read = |deadline| read_game(&b, &game, Color::White, None, Counting::Area, deadline);
+        assert!(read(None).is_some(), "read in full without a deadline");
+        assert!(read(Some(Instant::now())).is_none(), "stopped at the deadline");
     }
 }
