@@ -519,3 +519,83 @@ play w E1
 undo
 111 genmove w
 #? [B2|B1|A2]
+
+# A capture owed under territory counting (issue 14): the final position of Go Seigen -
+# Miyamoto Naoki 1968, game 1 (B+4 with the prisoners of the game; B+7 without them).
+# White's D6 would leave Black's big chain in atari against the dead stones A1-D3, so
+# Black must take them for real, A2 and A4, two points of its own territory (japanese)
+boardsize 9
+clear_board
+komi 0
+kgs-rules japanese
+play b E9
+play b F9
+play b G9
+play b J9
+play b E8
+play b G8
+play b H8
+play b J8
+play b B7
+play b F7
+play b G7
+play b H7
+play b A6
+play b B6
+play b C6
+play b E6
+play b A5
+play b C5
+play b D5
+play b E5
+play b C4
+play b D4
+play b E4
+play b F4
+play b E3
+play b C2
+play b D2
+play b E2
+play b B1
+play b C1
+play b D1
+play w A9
+play w C9
+play w D9
+play w A8
+play w B8
+play w D8
+play w A7
+play w C7
+play w D7
+play w E7
+play w J7
+play w F6
+play w G6
+play w H6
+play w J6
+play w B5
+play w F5
+play w J5
+play w B4
+play w G4
+play w H4
+play w A3
+play w B3
+play w C3
+play w D3
+play w F3
+play w J3
+play w B2
+play w F2
+play w G2
+play w H2
+play w A1
+play w E1
+play w F1
+
+127 final_score
+#? [B\+7]
+
+128 genmove b
+#? [A2]
