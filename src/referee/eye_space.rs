@@ -1036,6 +1036,9 @@ mod tests {
         };
         let read = |deadline| read_game(&b, &game, Color::White, None, Counting::Area, deadline);
         assert!(read(None).is_some(), "read in full without a deadline");
-        assert!(read(Some(Instant::now())).is_none(), "stopped at the deadline");
+        assert!(
+            read(Some(Instant::now())).is_none(),
+            "stopped at the deadline"
+        );
     }
 }
