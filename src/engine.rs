@@ -96,7 +96,7 @@ impl Level {
             },
             Level::Normal => LevelSettings {
                 time: Duration::from_millis(1200),
-                playouts: [3_000, 3_500, 4_000],
+                playouts: [3_000, 3_500, 2_000],
                 choice: Choice::BEST,
                 reads_endgame: true,
                 resign_below: Some(0.08),
