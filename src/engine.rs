@@ -858,6 +858,7 @@ impl Engine {
     /// and komi stay the same (so that repeated questions get the same answer cheaply).
     pub fn judgement(&mut self) -> Judgement {
         self.judgement_with(None)
+            .expect("a judgement with no deadline always comes")
     }
 
     /// The judgement for a decision during play (passing, cleanup, territory): unclear
@@ -866,6 +867,7 @@ impl Engine {
     /// A full judgement of the same position is used when there is one.
     fn quick_judgement(&mut self) -> Judgement {
         self.judgement_with(Some(self.quick_effort()))
+            .expect("a judgement with no deadline always comes")
     }
 
     /// The full effort of a quick judgement of this board.
@@ -925,14 +927,20 @@ impl Engine {
     /// The arbiter's judgement for a decision of `color`'s move after `spent`, when it fits
     /// what the move may take: with the full quick effort when that fits twice over, else
     /// with fewer playouts (a shorter look, as a weaker player reads less), and `None`
-    /// when even `MIN_JUDGEMENT_PLAYOUTS` would not fit. A position already judged costs
+    /// when even `MIN_JUDGEMENT_PLAYOUTS` would not fit, or the judgement takes longer
+    /// than its estimate and reaches the move's limit. A position already judged costs
     /// nothing.
     fn judgement_during_play(&mut self, color: Color, spent: Duration) -> Option<Judgement> {
         if let Some(known) = self.known_judgement(true) {
             return Some(known);
         }
-        let effort = self.affordable_effort(color, spent)?;
-        Some(self.judgement_with(Some(effort)))
+        let room = self.move_limit(color).saturating_sub(spent);
+        let effort = Effort {
+            // A twentieth of the room is kept for what the move does after it.
+            deadline: Instant::now().checked_add(room - room / 20),
+            ..self.affordable_effort(color, spent)?
+        };
+        self.judgement_with(Some(effort))
     }
 
     /// The quick judgement's effort that fits twice into what is left of the move.
@@ -971,11 +979,12 @@ impl Engine {
     }
 
     /// The arbiter's judgement of the position: the full one (`None`), or a quick one with
-    /// `effort`; a position already judged as thoroughly is not judged again.
-    fn judgement_with(&mut self, effort: Option<Effort>) -> Judgement {
+    /// `effort`; a position already judged as thoroughly is not judged again. `None` when
+    /// the effort's deadline came first.
+    fn judgement_with(&mut self, effort: Option<Effort>) -> Option<Judgement> {
         let quick = effort.is_some();
         if let Some(known) = self.known_judgement(quick) {
-            return known;
+            return Some(known);
         }
         let key = self.judgement_key();
         let effort = effort
@@ -984,9 +993,13 @@ impl Engine {
         let judgement = referee::judge(&self.game, &effort);
         let took = started.elapsed();
         self.judging += took;
+        // Cut short, it still took at least this long: the next estimate grows.
         let units = effort.playouts.max(1) * self.game.size().points() as u64;
         self.judgement_unit_cost = took.div_f64(units as f64);
-        self.judgement = Some((key, quick, judgement.clone()));
+        match &judgement {
+            Some(j) => self.judgement = Some((key, quick, j.clone())),
+            None => log::debug!("arbiter: cut short at the move's limit after {took:?}"),
+        }
         judgement
     }
 }

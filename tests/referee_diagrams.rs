@@ -51,7 +51,7 @@ fn sorted(list: &str) -> String {
 }
 
 fn judged(game: &Game) -> Judgement {
-    judge(game, &Effort::for_board(game.size().points(), 2))
+    judge(game, &Effort::for_board(game.size().points(), 2)).expect("no deadline")
 }
 
 fn check(case: &Case) -> Vec<String> {

@@ -105,7 +105,7 @@ fn the_reported_statuses_are_consistent_with_the_count() {
         game.set_up(&black, &white, Color::Black).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
         game.play(Color::White, Move::Pass).unwrap();
-        let j = judge(&game, &Effort::for_board(size.points(), 2));
+        let j = judge(&game, &Effort::for_board(size.points(), 2)).expect("no deadline");
         let stones = board.stones(Color::Black) | board.stones(Color::White);
         assert!(
             (j.dead & j.seki).is_empty(),
@@ -139,4 +139,29 @@ fn the_reported_statuses_are_consistent_with_the_count() {
             "seed {seed}: the parts overlap or miss"
         );
     }
+}
+
+#[test]
+fn a_judgement_cut_short_by_its_deadline_is_no_verdict() {
+    let mut rng = Pcg32::seed_from_u64(7);
+    let size = BoardSize::new(9).unwrap();
+    let board = random_board(size, 40, &mut rng);
+    let mut game = Game::new(size, Ruleset::Chinese);
+    let black: Vec<_> = board.stones(Color::Black).iter().collect();
+    let white: Vec<_> = board.stones(Color::White).iter().collect();
+    game.set_up(&black, &white, Color::Black).unwrap();
+    let effort = Effort::for_board(size.points(), 2).quick();
+    let now = std::time::Instant::now();
+    let past = Effort {
+        deadline: Some(now),
+        ..effort
+    };
+    assert_eq!(judge(&game, &past), None, "a deadline already past");
+    // In time, the deadline changes nothing: the judgement is the one without it.
+    let later = Effort {
+        deadline: Some(now + std::time::Duration::from_secs(600)),
+        ..effort
+    };
+    let without = judge(&game, &effort).expect("no deadline");
+    assert_eq!(judge(&game, &later), Some(without));
 }

@@ -21,6 +21,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// A chain's fate at the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +55,8 @@ pub struct Effort {
     /// Plain playouts (each colour first) for the seki test.
     pub seki_playouts: u64,
     pub threads: usize,
+    /// A judgement not done by then gives no verdict (during play, the move's time).
+    pub deadline: Option<Instant>,
 }
 
 impl Effort {
@@ -65,6 +68,7 @@ impl Effort {
             max_playouts: playouts * 4,
             seki_playouts: 400,
             threads: threads.max(1),
+            deadline: None,
         }
     }
 
@@ -75,6 +79,10 @@ impl Effort {
             max_playouts: self.playouts,
             ..self
         }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -174,13 +182,14 @@ impl Judgement {
 }
 
 /// Judges every chain of the game's position (the passes that ended it are ignored: the
-/// board is played on from here by both sides).
-pub fn judge(game: &Game, effort: &Effort) -> Judgement {
+/// board is played on from here by both sides). `None` only when the effort's deadline
+/// comes first: a look cut short is no verdict.
+pub fn judge(game: &Game, effort: &Effort) -> Option<Judgement> {
     judge_with(game, effort, true)
 }
 
 /// The judgement; `second_look` also replays races with the dead stones taken off.
-fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
+fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Option<Judgement> {
     let board = *game.board();
     let size = board.size();
     let suicide = game.ruleset().suicide();
@@ -190,7 +199,7 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
         white: pass_alive(&board, Color::White, suicide),
     };
     let chains = board.chains();
-    let played_out = play_out(&board, &chains, suicide, effort, seed);
+    let played_out = play_out(&board, &chains, suicide, effort, seed)?;
     let expected_margin = played_out.margin;
     // The searches play for every point: with the expected margin as komi, the game is
     // close, so neither side can win while careless about a group (a search that wins
@@ -204,7 +213,7 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
             playouts,
             ..*effort
         };
-        let (first, views) = chain_views(game, &chains, fair_komi, &this_effort, seed);
+        let (first, views) = chain_views(game, &chains, fair_komi, &this_effort, seed)?;
         // A chain that lives in about half the searches: look again, harder.
         let unclear = chains.iter().zip(&views).any(|(chain, v)| {
             (*chain & proven).is_empty() && v.mean().abs() < 0.4 && v.attacker_first > -0.5
@@ -290,7 +299,7 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
             })
             .map(|(chain, _)| *chain)
             .collect();
-        dead |= lost_races(game, dead, &unclear, effort);
+        dead |= lost_races(game, dead, &unclear, effort)?;
     }
     let seki = seki_chains(&board, &chains, dead, &sure, &played_out);
 
@@ -302,13 +311,13 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
         .all_points()
         .map(|p| played_out.black_ownership[p.index()])
         .collect();
-    Judgement {
+    Some(Judgement {
         dead,
         seki,
         unsettled,
         ownership,
         playout_ownership,
-    }
+    })
 }
 
 /// Races that dead stones decide: with every dead chain replaced by its captor's stones
@@ -316,13 +325,18 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Judgement {
 /// searches, unable to finish the capture in their playouts, did not see (Fuego's
 /// scoring_final FX178: a chain in a liberty race with a group whose other neighbour is
 /// a dead chain with one eye). The unclear chains in contact with such a captor are judged
-/// again on that board; those found dead there are dead.
-fn lost_races(game: &Game, dead: Bitboard, unclear: &[Bitboard], effort: &Effort) -> Bitboard {
+/// again on that board; those found dead there are dead. `None`: out of time.
+fn lost_races(
+    game: &Game,
+    dead: Bitboard,
+    unclear: &[Bitboard],
+    effort: &Effort,
+) -> Option<Bitboard> {
     let board = game.board();
     let size = board.size();
     let on = board.on_board();
     if dead.is_empty() || unclear.is_empty() {
-        return Bitboard::EMPTY;
+        return Some(Bitboard::EMPTY);
     }
     let stones = |c: Color| (board.stones(c) & !dead) | (board.stones(c.opponent()) & dead);
     let (black, white) = (stones(Color::Black), stones(Color::White));
@@ -333,7 +347,7 @@ fn lost_races(game: &Game, dead: Bitboard, unclear: &[Bitboard], effort: &Effort
         .set_up(&listed(black), &listed(white), game.to_move())
         .is_err()
     {
-        return Bitboard::EMPTY;
+        return Some(Bitboard::EMPTY);
     }
     let captors: Vec<Bitboard> = resolved
         .board()
@@ -350,13 +364,15 @@ fn lost_races(game: &Game, dead: Bitboard, unclear: &[Bitboard], effort: &Effort
         .filter(|chain| captors.iter().any(|c| !(reach(*c) & **chain).is_empty()))
         .collect();
     if racing.is_empty() {
-        return Bitboard::EMPTY;
+        return Some(Bitboard::EMPTY);
     }
-    let again = judge_with(&resolved, &effort.quick(), false);
-    racing
-        .into_iter()
-        .filter(|chain| !(**chain & again.dead).is_empty())
-        .fold(Bitboard::EMPTY, |all, chain| all | *chain)
+    let again = judge_with(&resolved, &effort.quick(), false)?;
+    Some(
+        racing
+            .into_iter()
+            .filter(|chain| !(**chain & again.dead).is_empty())
+            .fold(Bitboard::EMPTY, |all, chain| all | *chain),
+    )
 }
 
 /// The move that removes opposing dead stones soonest: a capture, else a liberty of the
@@ -571,17 +587,18 @@ impl ChainView {
 }
 
 /// Black's ownership by cell with each colour first, and the view of every chain.
+/// `None`: out of time.
 fn chain_views(
     game: &Game,
     chains: &[Bitboard],
     komi: f64,
     effort: &Effort,
     seed: u64,
-) -> (ByColor<Vec<f32>>, Vec<ChainView>) {
+) -> Option<(ByColor<Vec<f32>>, Vec<ChainView>)> {
     let board = game.board();
     let first = ByColor {
-        black: searched_ownership(game, Color::Black, komi, effort, seed),
-        white: searched_ownership(game, Color::White, komi, effort, seed ^ 0x005E_C00D),
+        black: searched_ownership(game, Color::Black, komi, effort, seed)?,
+        white: searched_ownership(game, Color::White, komi, effort, seed ^ 0x005E_C00D)?,
     };
     let to_move_first = first.get(game.to_move());
     let views = chains
@@ -602,7 +619,7 @@ fn chain_views(
             }
         })
         .collect();
-    (first, views)
+    Some((first, views))
 }
 
 /// Points over komi at which a playout's result counts as three-quarters of a win.
@@ -610,14 +627,14 @@ const SCORE_SCALE: f32 = 3.0;
 
 /// Black's mean ownership per mailbox cell after a fresh search of the position with
 /// `first` to move: the tree plays the first moves well, so a shape that dies only when
-/// its vital point is taken shows it.
+/// its vital point is taken shows it. `None`: the deadline cut the search short.
 fn searched_ownership(
     game: &Game,
     first: Color,
     komi: f64,
     effort: &Effort,
     seed: u64,
-) -> Vec<f32> {
+) -> Option<Vec<f32>> {
     let board = game.board();
     let size = board.size();
     // Area counting whatever the game's rules: life and death do not depend on them, and
@@ -632,7 +649,7 @@ fn searched_ownership(
     let white: Vec<_> = board.stones(Color::White).iter().collect();
     let mut cells = vec![0.0; CELLS];
     if fresh.set_up(&black, &white, first).is_err() {
-        return cells;
+        return Some(cells);
     }
     let mut params = SearchParams::for_size(size, effort.playouts);
     params.threads = effort.threads;
@@ -645,12 +662,18 @@ fn searched_ownership(
         weight: 1.0,
     });
     params.pass_from_start = true;
+    params.max_time = effort
+        .deadline
+        .map(|d| d.saturating_duration_since(Instant::now()));
     let mut search = Search::new(PlayoutPolicy::heavy());
     let result = search.run(&fresh, first, &params, &AtomicBool::new(false));
+    if result.stats.playouts < effort.playouts {
+        return None;
+    }
     for (k, p) in size.all_points().enumerate() {
         cells[p.index()] = result.ownership[k];
     }
-    cells
+    Some(cells)
 }
 
 /// What plain heavy playouts from the position (half with each colour first) end with.
@@ -667,13 +690,14 @@ struct PlayedOut {
     margin: f64,
 }
 
+/// `None`: out of time.
 fn play_out(
     board: &Board,
     chains: &[Bitboard],
     suicide: crate::rules::Suicide,
     effort: &Effort,
     seed: u64,
-) -> PlayedOut {
+) -> Option<PlayedOut> {
     const CHUNK: u64 = 50;
     /// Counts over a batch of playouts.
     struct Tally {
@@ -717,6 +741,9 @@ fn play_out(
         .map(|k| {
             let mut rng = Pcg32::seed_from_u64(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)));
             let mut trace = Vec::with_capacity(4 * CELLS);
+            if effort.out_of_time() {
+                return None;
+            }
             let mut tally = zero();
             let first = if k % 2 == 0 {
                 Color::Black
@@ -750,11 +777,11 @@ fn play_out(
                     }
                 }
             }
-            tally
+            Some(tally)
         })
-        .reduce(zero, Tally::add);
+        .reduce(|| Some(zero()), |a, b| Some(a?.add(b?)))?;
     let total = (chunks * CHUNK) as f32;
-    PlayedOut {
+    Some(PlayedOut {
         neutral: tally
             .neutral
             .into_iter()
@@ -767,5 +794,5 @@ fn play_out(
             .map(|c| c as f32 / total)
             .collect(),
         margin: tally.margin as f64 / total as f64,
-    }
+    })
 }

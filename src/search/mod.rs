@@ -31,7 +31,8 @@ pub struct SearchParams {
     pub threads: usize,
     pub seed: u64,
     /// Independent trees merged at the root, so that the same seed and playout budget give
-    /// the same move at any thread count (no tree reuse, no early stop).
+    /// the same move at any thread count (no tree reuse, no early stop). `max_time` still
+    /// stops it: a search cut short by it has fewer playouts and is not reproducible.
     pub deterministic: bool,
     /// Stop once the most visited move cannot be overtaken in the time left.
     pub early_stop: bool,
@@ -264,6 +265,8 @@ impl Search {
     ) -> SearchResult {
         const TREES: u64 = 4;
         self.root = None;
+        let deadline = params.max_time.map(|t| started + t);
+        let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(params.threads.max(1))
             .build()
@@ -282,7 +285,10 @@ impl Search {
                     let mut worker = Worker::new(mix(params.seed, k as u64));
                     let budget = params.max_playouts / TREES
                         + u64::from((k as u64) < params.max_playouts % TREES);
-                    while worker.playouts < budget && !stop.load(Ordering::Relaxed) {
+                    while worker.playouts < budget
+                        && !stop.load(Ordering::Relaxed)
+                        && !out_of_time()
+                    {
                         ctx.simulate(&mut worker);
                     }
                     worker
