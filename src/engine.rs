@@ -104,7 +104,7 @@ impl Level {
             },
             Level::Hard => LevelSettings {
                 time: Duration::from_millis(2800),
-                playouts: [120_000, 80_000, 56_000],
+                playouts: [25_000, 12_000, 56_000],
                 choice: Choice::BEST,
                 reads_endgame: true,
                 resign_below: Some(0.08),
