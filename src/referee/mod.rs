@@ -739,11 +739,11 @@ fn play_out(
     let tally = (0..chunks)
         .into_par_iter()
         .map(|k| {
-            let mut rng = Pcg32::seed_from_u64(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)));
-            let mut trace = Vec::with_capacity(4 * CELLS);
             if effort.out_of_time() {
                 return None;
             }
+            let mut rng = Pcg32::seed_from_u64(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)));
+            let mut trace = Vec::with_capacity(4 * CELLS);
             let mut tally = zero();
             let first = if k % 2 == 0 {
                 Color::Black
