@@ -18,8 +18,10 @@ fn main() {
     let limits = PlayoutLimits::for_game_at(size, 0);
     let mut rng = Pcg32::seed_from_u64(5);
     let mut moves = 0u64;
+    // Copied per playout, as the benchmark and the search do.
+    let empty = Board::new(size);
     for _ in 0..count {
-        let mut board = Board::new(size);
+        let mut board = empty;
         moves += light_playout(&mut board, Color::Black, limits, &mut rng).moves as u64;
     }
     eprintln!("{count} playouts, {moves} moves");

@@ -51,16 +51,24 @@ pub enum Cell {
 // Cell codes in `Board::cells`: the two colours, then empty, then off-board.
 const EMPTY: u8 = 2;
 const OFF: u8 = 3;
+pub(crate) const EMPTY_CODE: u8 = EMPTY;
+pub(crate) const OFF_CODE: u8 = OFF;
 
 // Neighbour counters, four bits each, packed in a u16: black, white, empty. An off-board
 // neighbour counts as both a black and a white one, so "eye-like for black" is
 // "black count == 4" whatever the edge.
-const COUNT_SHIFT: [u32; 3] = [0, 4, 8];
-const COUNT_ONE: [u16; 3] = [1, 1 << 4, 1 << 8];
-
+// Shifts computed from the code rather than looked up: a table index costs a bounds check
+// on the hottest path.
 #[inline]
 fn neighbour_count(packed: u16, code: u8) -> u16 {
-    (packed >> COUNT_SHIFT[code as usize]) & 0xF
+    debug_assert!(code <= EMPTY);
+    (packed >> (4 * u32::from(code))) & 0xF
+}
+
+/// One neighbour of kind `code` (black, white or empty) in the packed counters.
+#[inline]
+const fn count_one(code: u8) -> u16 {
+    1 << (4 * code as u32)
 }
 
 /// Whether multi-stone suicide is a legal move (it is under `new_zealand` and `tromp-taylor`).
@@ -69,6 +77,48 @@ pub enum Suicide {
     Forbidden,
     /// Multi-stone suicide is legal and removes the chain; single-stone suicide is not.
     MultiStoneAllowed,
+}
+
+/// The distance between vertically adjacent points of the mailbox. The playouts know it at
+/// compile time for 9x9, 13x13 and 19x19 ([`FixedStride`]), so neighbour offsets are
+/// immediates; other sizes and the rest of the engine read it from the board
+/// ([`RuntimeStride`]). Dispatched once per playout, never per move.
+pub trait Stride: Copy {
+    fn get(self) -> usize;
+}
+
+/// A stride fixed at compile time: `W` is the board's side plus one.
+#[derive(Clone, Copy, Debug)]
+pub struct FixedStride<const W: usize>;
+
+impl<const W: usize> Stride for FixedStride<W> {
+    #[inline(always)]
+    fn get(self) -> usize {
+        W
+    }
+}
+
+/// A stride read at run time, for any size.
+#[derive(Clone, Copy, Debug)]
+pub struct RuntimeStride(pub usize);
+
+impl Stride for RuntimeStride {
+    #[inline(always)]
+    fn get(self) -> usize {
+        self.0
+    }
+}
+
+#[inline(always)]
+fn neighbours_at<S: Stride>(stride: S, p: usize) -> [usize; 4] {
+    let w = stride.get();
+    [p - w, p - 1, p + 1, p + w]
+}
+
+#[inline(always)]
+fn diagonals_at<S: Stride>(stride: S, p: usize) -> [usize; 4] {
+    let w = stride.get();
+    [p - w - 1, p - w + 1, p + w - 1, p + w + 1]
 }
 
 #[derive(Clone, Copy)]
@@ -130,9 +180,9 @@ impl Board {
             let mut counts = 0;
             for q in board.neighbours(p.index()) {
                 counts += if board.cells[q] == OFF {
-                    COUNT_ONE[0] + COUNT_ONE[1]
+                    count_one(0) + count_one(1)
                 } else {
-                    COUNT_ONE[EMPTY as usize]
+                    count_one(EMPTY)
                 };
             }
             board.neighbour_counts[p.index()] = counts;
@@ -172,6 +222,13 @@ impl Board {
             EMPTY => Cell::Empty,
             _ => Cell::Off,
         }
+    }
+
+    /// The raw code of mailbox cell `i`: a colour's index, [`EMPTY_CODE`] or [`OFF_CODE`]
+    /// (for tests that must not pay for a `Cell`).
+    #[inline]
+    pub(crate) fn cell_code(&self, i: usize) -> u8 {
+        self.cells[i]
     }
 
     /// The colour of the stone on `p`, if any.
@@ -241,16 +298,26 @@ impl Board {
         self.empty_index[self.empty[j] as usize] = j as u16;
     }
 
+    /// The board's stride, read at run time.
+    #[inline]
+    pub fn stride(&self) -> RuntimeStride {
+        RuntimeStride(self.size.stride())
+    }
+
     #[inline]
     fn neighbours(&self, p: usize) -> [usize; 4] {
-        let w = self.size.stride();
-        [p - w, p - 1, p + 1, p + w]
+        neighbours_at(self.stride(), p)
+    }
+
+    #[inline]
+    pub(crate) fn diagonals_in<S: Stride>(&self, stride: S, p: usize) -> [usize; 4] {
+        debug_assert_eq!(stride.get(), self.size.stride());
+        diagonals_at(stride, p)
     }
 
     #[inline]
     pub(crate) fn diagonals(&self, p: usize) -> [usize; 4] {
-        let w = self.size.stride();
-        [p - w - 1, p - w + 1, p + w - 1, p + w + 1]
+        diagonals_at(self.stride(), p)
     }
 
     /// The four orthogonal neighbours of `p` (guard cells included).
@@ -544,7 +611,7 @@ impl Board {
         if self.ko_point as usize == i && self.ko_banned == color as u8 {
             return Err(IllegalMove::Ko);
         }
-        match self.captures_or_keeps_a_liberty(i, color as u8) {
+        match self.captures_or_keeps_a_liberty(self.stride(), i, color as u8) {
             true => Ok(()),
             false if suicide == Suicide::MultiStoneAllowed && self.has_own_neighbour(i, color) => {
                 Ok(())
@@ -556,6 +623,19 @@ impl Board {
     /// [`Board::check`] as a bool, for an on-board point: the playout's fast path.
     #[inline]
     pub fn is_legal(&self, p: Point, color: Color, suicide: Suicide) -> bool {
+        self.is_legal_in(self.stride(), p, color, suicide)
+    }
+
+    /// [`Board::is_legal`] with the stride given (a [`FixedStride`] in the playouts).
+    #[inline]
+    pub fn is_legal_in<S: Stride>(
+        &self,
+        stride: S,
+        p: Point,
+        color: Color,
+        suicide: Suicide,
+    ) -> bool {
+        debug_assert_eq!(stride.get(), self.size.stride());
         let i = p.index();
         if self.cells[i] != EMPTY {
             return false;
@@ -566,7 +646,34 @@ impl Board {
         if self.ko_point as usize == i && self.ko_banned == color as u8 {
             return false;
         }
-        self.captures_or_keeps_a_liberty(i, color as u8)
+        self.captures_or_keeps_a_liberty(stride, i, color as u8)
+            || (suicide == Suicide::MultiStoneAllowed && self.has_own_neighbour(i, color))
+    }
+
+    /// For an empty, on-board point: whether the light playout may play `color` there, that
+    /// is, the move is legal and does not fill one of `color`'s true eyes. Most points have
+    /// an empty neighbour and are settled by one load.
+    #[inline(always)]
+    pub fn is_playable_in<S: Stride>(
+        &self,
+        stride: S,
+        p: Point,
+        color: Color,
+        suicide: Suicide,
+    ) -> bool {
+        let i = p.index();
+        debug_assert_eq!(self.cells[i], EMPTY);
+        let packed = self.neighbour_counts[i];
+        if neighbour_count(packed, EMPTY) > 0 {
+            return true;
+        }
+        if neighbour_count(packed, color as u8) == 4 && self.eye_diagonals_hold(stride, i, color) {
+            return false;
+        }
+        if self.ko_point as usize == i && self.ko_banned == color as u8 {
+            return false;
+        }
+        self.captures_or_keeps_a_liberty(stride, i, color as u8)
             || (suicide == Suicide::MultiStoneAllowed && self.has_own_neighbour(i, color))
     }
 
@@ -580,14 +687,24 @@ impl Board {
     /// For an empty point with no empty neighbour: whether a stone of `color` there would
     /// capture an opposing chain, or join an own chain that keeps another liberty.
     #[inline]
-    fn captures_or_keeps_a_liberty(&self, p: usize, color: u8) -> bool {
-        let nbs = self.neighbours(p);
+    fn captures_or_keeps_a_liberty<S: Stride>(&self, stride: S, p: usize, color: u8) -> bool {
+        let nbs = neighbours_at(stride, p);
         for (k, &q) in nbs.iter().enumerate() {
             let cell = self.cells[q];
             if cell >= EMPTY {
                 continue;
             }
             let id = self.chain[q];
+            let pseudo = self.liberties[id as usize];
+            // At most four of its stones touch p: a chain with more pseudo-liberties keeps
+            // one after the move (an own chain makes the move legal, an opposing one is
+            // not captured).
+            if pseudo > 4 {
+                if cell == color {
+                    return true;
+                }
+                continue;
+            }
             // The chain loses one pseudo-liberty per stone of it next to p.
             let mut adjacent = 1;
             for (j, &r) in nbs.iter().enumerate() {
@@ -595,7 +712,7 @@ impl Board {
                     adjacent += 1;
                 }
             }
-            let left = self.liberties[id as usize] - adjacent;
+            let left = pseudo - adjacent;
             if (cell == color) == (left > 0) {
                 return true;
             }
@@ -606,6 +723,13 @@ impl Board {
     /// Plays a stone that [`Board::check`] accepts and returns the number of opposing
     /// stones captured. A multi-stone suicide (where the rules allow it) removes the chain.
     pub fn play_unchecked(&mut self, p: Point, color: Color) -> u32 {
+        self.play_unchecked_in(self.stride(), p, color)
+    }
+
+    /// [`Board::play_unchecked`] with the stride given (a [`FixedStride`] in the playouts).
+    #[inline]
+    pub fn play_unchecked_in<S: Stride>(&mut self, stride: S, p: Point, color: Color) -> u32 {
+        debug_assert_eq!(stride.get(), self.size.stride());
         debug_assert!(
             self.check(p, color, Suicide::MultiStoneAllowed).is_ok(),
             "illegal move {} for {color}",
@@ -616,13 +740,13 @@ impl Board {
         let opp = 1 - own;
         let into_opponent_eye_shape = neighbour_count(self.neighbour_counts[i], opp) == 4;
         self.ko_point = 0;
-        self.place_stone(i, own);
+        self.place_stone(stride, i, own);
 
         // One pass over the neighbours: each adjacent chain loses the liberty at p; an
         // opposing chain left with none is captured, an own chain is joined.
         let mut captured = 0;
         let mut last_captured = 0;
-        for q in self.neighbours(i) {
+        for q in neighbours_at(stride, i) {
             let cell = self.cells[q];
             if cell >= EMPTY {
                 continue;
@@ -632,7 +756,7 @@ impl Board {
             if cell == opp {
                 if self.liberties[id] == 0 {
                     last_captured = id;
-                    captured += self.remove_chain(id);
+                    captured += self.remove_chain(stride, id);
                 }
             } else if id != self.chain[i] as usize {
                 self.merge_chains(self.chain[i] as usize, id);
@@ -640,7 +764,7 @@ impl Board {
         }
         self.captures[own as usize] += captured;
         if self.liberties[self.chain[i] as usize] == 0 {
-            let lost = self.remove_chain(self.chain[i] as usize);
+            let lost = self.remove_chain(stride, self.chain[i] as usize);
             self.captures[opp as usize] += lost;
         } else if captured == 1 && into_opponent_eye_shape {
             // A lone stone that took a lone stone in the opponent's eye shape: a ko.
@@ -667,7 +791,7 @@ impl Board {
         }
         let i = p.index();
         self.ko_point = 0;
-        self.place_stone(i, color as u8);
+        self.place_stone(self.stride(), i, color as u8);
         for q in self.neighbours(i) {
             if self.cells[q] < EMPTY {
                 self.liberties[self.chain[q] as usize] -= 1;
@@ -691,7 +815,7 @@ impl Board {
     /// Stone bookkeeping shared by moves and set-up: cell, bitboard, hash, empty list,
     /// neighbour counters, and a new one-stone chain.
     #[inline]
-    fn place_stone(&mut self, p: usize, code: u8) {
+    fn place_stone<S: Stride>(&mut self, stride: S, p: usize, code: u8) {
         let point = Point::from_index(p);
         let color = if code == 0 {
             Color::Black
@@ -712,16 +836,16 @@ impl Board {
         self.next[p] = p as u16;
         self.chain_len[p] = 1;
         self.liberties[p] = neighbour_count(self.neighbour_counts[p], EMPTY);
-        for q in self.neighbours(p) {
+        for q in neighbours_at(stride, p) {
             // Guard cells' counters are never read: let them wrap.
             self.neighbour_counts[q] = self.neighbour_counts[q]
-                .wrapping_add(COUNT_ONE[code as usize])
-                .wrapping_sub(COUNT_ONE[EMPTY as usize]);
+                .wrapping_add(count_one(code))
+                .wrapping_sub(count_one(EMPTY));
         }
     }
 
     /// Removes the chain `id` from the board and returns its size.
-    fn remove_chain(&mut self, id: usize) -> u32 {
+    fn remove_chain<S: Stride>(&mut self, stride: S, id: usize) -> u32 {
         let code = self.cells[id];
         let color = if code == 0 {
             Color::Black
@@ -746,10 +870,10 @@ impl Board {
         }
         // Second walk, once every stone is gone: neighbours gain an empty point.
         loop {
-            for r in self.neighbours(q) {
+            for r in neighbours_at(stride, q) {
                 self.neighbour_counts[r] = self.neighbour_counts[r]
-                    .wrapping_add(COUNT_ONE[EMPTY as usize])
-                    .wrapping_sub(COUNT_ONE[code as usize]);
+                    .wrapping_add(count_one(EMPTY))
+                    .wrapping_sub(count_one(code));
                 if self.cells[r] < EMPTY {
                     self.liberties[self.chain[r] as usize] += 1;
                 }
@@ -802,8 +926,8 @@ impl Board {
             let mut expected = 0;
             for q in self.neighbours(p.index()) {
                 expected += match self.cells[q] {
-                    OFF => COUNT_ONE[0] + COUNT_ONE[1],
-                    code => COUNT_ONE[code as usize],
+                    OFF => count_one(0) + count_one(1),
+                    code => count_one(code),
                 };
             }
             if expected != self.neighbour_counts[p.index()] {

@@ -1,6 +1,6 @@
 //! Eye tests for the playout policy.
 
-use super::board::{Board, Cell};
+use super::board::{Board, EMPTY_CODE, OFF_CODE, Stride};
 use super::color::Color;
 use super::point::Point;
 
@@ -8,7 +8,7 @@ impl Board {
     /// An empty point whose four neighbours are all stones of `color` or the edge.
     #[inline]
     pub fn is_eye_like(&self, p: Point, color: Color) -> bool {
-        self.cell(p) == Cell::Empty && self.neighbours_of_color_or_edge(p, color) == 4
+        self.cell_code(p.index()) == EMPTY_CODE && self.neighbours_of_color_or_edge(p, color) == 4
     }
 
     /// An eye-like point that the opponent cannot make false: by the diagonal rule, at most
@@ -16,18 +16,24 @@ impl Board {
     /// edge or in the corner (where some diagonals are off the board).
     #[inline]
     pub fn is_true_eye(&self, p: Point, color: Color) -> bool {
-        if !self.is_eye_like(p, color) {
-            return false;
-        }
-        let opponent = Cell::Stone(color.opponent());
-        let mut bad = 0;
-        let mut at_edge = 0;
-        for d in self.diagonal_points(p) {
-            match self.cell(d) {
-                c if c == opponent => bad += 1,
-                Cell::Off => at_edge = 1,
-                _ => {}
-            }
+        self.is_true_eye_in(self.stride(), p, color)
+    }
+
+    /// [`Board::is_true_eye`] with the stride given (a `FixedStride` in the playouts).
+    #[inline]
+    pub fn is_true_eye_in<S: Stride>(&self, stride: S, p: Point, color: Color) -> bool {
+        self.is_eye_like(p, color) && self.eye_diagonals_hold(stride, p.index(), color)
+    }
+
+    /// For an eye-like point of `color`: whether its diagonals leave it a true eye.
+    #[inline]
+    pub(crate) fn eye_diagonals_hold<S: Stride>(&self, stride: S, i: usize, color: Color) -> bool {
+        let opponent = color.opponent() as u8;
+        let (mut bad, mut at_edge) = (0u32, 0u32);
+        for d in self.diagonals_in(stride, i) {
+            let code = self.cell_code(d);
+            bad += u32::from(code == opponent);
+            at_edge |= u32::from(code == OFF_CODE);
         }
         bad + at_edge < 2
     }
