@@ -129,7 +129,7 @@ pub struct Board {
     cells: [u8; CELLS],
     /// Packed neighbour counters of each point.
     neighbour_counts: [u16; CELLS],
-    /// Chain id (a point of the chain) of each stone.
+    /// Chain id (a point of the chain) of each stone; 0 (a guard cell) for every other cell.
     chain: [u16; CELLS],
     /// The next stone of the same chain: each chain is a ring.
     next: [u16; CELLS],
@@ -689,35 +689,24 @@ impl Board {
     #[inline]
     fn captures_or_keeps_a_liberty<S: Stride>(&self, stride: S, p: usize, color: u8) -> bool {
         let nbs = neighbours_at(stride, p);
-        for (k, &q) in nbs.iter().enumerate() {
-            let cell = self.cells[q];
-            if cell >= EMPTY {
-                continue;
-            }
-            let id = self.chain[q];
-            let pseudo = self.liberties[id as usize];
-            // At most four of its stones touch p: a chain with more pseudo-liberties keeps
-            // one after the move (an own chain makes the move legal, an opposing one is
-            // not captured).
-            if pseudo > 4 {
-                if cell == color {
-                    return true;
-                }
-                continue;
-            }
-            // The chain loses one pseudo-liberty per stone of it next to p.
-            let mut adjacent = 1;
-            for (j, &r) in nbs.iter().enumerate() {
-                if j != k && self.cells[r] < EMPTY && self.chain[r] == id {
-                    adjacent += 1;
-                }
-            }
-            let left = pseudo - adjacent;
-            if (cell == color) == (left > 0) {
-                return true;
-            }
+        let ids = nbs.map(|q| self.chain[q]);
+        // Without branches on the neighbours' colours, which the processor cannot predict:
+        // each chain loses one pseudo-liberty per stone of it next to p (an off-board
+        // neighbour's id is the unused chain 0, and its code is neither colour).
+        let mut legal = false;
+        for k in 0..4 {
+            let id = ids[k];
+            let adjacent = u16::from(ids[0] == id)
+                + u16::from(ids[1] == id)
+                + u16::from(ids[2] == id)
+                + u16::from(ids[3] == id);
+            let left = self.liberties[id as usize].wrapping_sub(adjacent);
+            let cell = self.cells[nbs[k]];
+            // A stone's chain: an own one that keeps a liberty, or an opposing one that
+            // loses its last.
+            legal |= (cell < EMPTY) & ((cell == color) != (left == 0));
         }
-        false
+        legal
     }
 
     /// Plays a stone that [`Board::check`] accepts and returns the number of opposing
@@ -748,17 +737,16 @@ impl Board {
         let mut last_captured = 0;
         for q in neighbours_at(stride, i) {
             let cell = self.cells[q];
-            if cell >= EMPTY {
-                continue;
-            }
+            // Empty and off-board cells belong to chain 0, a guard cell no chain uses: its
+            // count takes their decrement, which saves a branch on the neighbour's colour.
             let id = self.chain[q] as usize;
-            self.liberties[id] -= 1;
-            if cell == opp {
-                if self.liberties[id] == 0 {
-                    last_captured = id;
-                    captured += self.remove_chain(stride, id);
-                }
-            } else if id != self.chain[i] as usize {
+            self.liberties[id] = self.liberties[id].wrapping_sub(1);
+            // One test for "an opposing chain left without liberties": the compiler would
+            // split `cell == opp && liberties == 0` into two branches, one unpredictable.
+            if (u16::from(cell ^ opp) | self.liberties[id]) == 0 {
+                last_captured = id;
+                captured += self.remove_chain(stride, id);
+            } else if (cell == own) & (id != self.chain[i] as usize) {
                 self.merge_chains(self.chain[i] as usize, id);
             }
         }
@@ -857,6 +845,7 @@ impl Board {
         loop {
             let point = Point::from_index(q);
             self.cells[q] = EMPTY;
+            self.chain[q] = 0;
             self.stones[code as usize].remove(point);
             self.hash ^= stone_key(color, point);
             self.empty[self.empty_len as usize] = q as u16;
@@ -874,9 +863,9 @@ impl Board {
                 self.neighbour_counts[r] = self.neighbour_counts[r]
                     .wrapping_add(count_one(EMPTY))
                     .wrapping_sub(count_one(code));
-                if self.cells[r] < EMPTY {
-                    self.liberties[self.chain[r] as usize] += 1;
-                }
+                // Chain 0 (empty and off-board cells) takes the increments meant for none.
+                let id = self.chain[r] as usize;
+                self.liberties[id] = self.liberties[id].wrapping_add(1);
             }
             q = self.next[q] as usize;
             if q == id {
@@ -961,6 +950,11 @@ impl Board {
                 if pseudo == 0 {
                     return Err("a chain without liberties is on the board".into());
                 }
+            } else if self.chain[p.index()] != 0 {
+                return Err(format!(
+                    "{} holds no stone but a chain id",
+                    self.size.name(p)
+                ));
             }
         }
         Ok(())
