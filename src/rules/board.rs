@@ -876,7 +876,7 @@ impl Board {
     }
 
     /// Joins two chains, relabelling the smaller one.
-    #[inline]
+    #[inline(never)]
     fn merge_chains(&mut self, a: usize, b: usize) {
         let (keep, gone) = if self.chain_len[a] >= self.chain_len[b] {
             (a, b)
