@@ -10,8 +10,8 @@ use common::reference::{RefGame, code};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use yeoul::rules::{
-    Bitboard, BoardSize, Color, Game, IllegalMove, Move, Point, Ruleset, Scoring, Suicide,
-    fixed_handicap_points, max_fixed_handicap,
+    Bitboard, Board, BoardSize, Color, FixedStride, Game, IllegalMove, Move, Point, Ruleset,
+    Scoring, Suicide, fixed_handicap_points, max_fixed_handicap,
 };
 
 fn cell_index(size: BoardSize, p: Point) -> usize {
@@ -101,7 +101,19 @@ fn check_random_game(n: usize, ruleset: Ruleset, seed: u64, seen: &mut Seen) {
                 Err(IllegalMove::Suicide) => seen.suicide += 1,
                 _ => {}
             }
-            if fast.is_ok() && !game.board().is_true_eye(p, color) {
+            let board = game.board();
+            if board.color_at(p).is_none() {
+                let suicide = ruleset.suicide();
+                let light = board.check(p, color, suicide).is_ok() && !board.is_true_eye(p, color);
+                assert_eq!(
+                    playable_in_every_stride(board, p, color, suicide),
+                    light,
+                    "light-playout test of {} for {color}, {}",
+                    size.name(p),
+                    context(&game)
+                );
+            }
+            if fast.is_ok() && !board.is_true_eye(p, color) {
                 playable.push(p);
             }
         }
@@ -179,6 +191,20 @@ fn check_random_game(n: usize, ruleset: Ruleset, seed: u64, seen: &mut Seen) {
     }
 
     check_counts(&game, &reference, &mut rng);
+}
+
+/// `Board::is_playable_in` at an empty point, with the runtime stride and, on 9x9, 13x13
+/// and 19x19, the compile-time one the light playouts use; panics if the two disagree.
+fn playable_in_every_stride(board: &Board, p: Point, color: Color, suicide: Suicide) -> bool {
+    let runtime = board.is_playable_in(board.stride(), p, color, suicide);
+    let fixed = match board.size().get() {
+        9 => Some(board.is_playable_in(FixedStride::<10>, p, color, suicide)),
+        13 => Some(board.is_playable_in(FixedStride::<14>, p, color, suicide)),
+        19 => Some(board.is_playable_in(FixedStride::<20>, p, color, suicide)),
+        _ => None,
+    };
+    assert!(fixed.is_none_or(|f| f == runtime), "strides disagree");
+    runtime
 }
 
 /// The tactical queries of the playout policy against exact recomputations: the atari

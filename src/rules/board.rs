@@ -516,6 +516,11 @@ impl Board {
                 EMPTY => add(q, &mut n),
                 code if code == color as u8 => {
                     let id = self.chain[q] as usize;
+                    // A liberty touches at most four stones, so the chain has at least
+                    // pseudo / 4 liberties, and all but p stay.
+                    if usize::from(self.liberties[id]) > 4 * limit {
+                        return limit;
+                    }
                     let mut s = id;
                     loop {
                         for r in self.neighbours(s) {

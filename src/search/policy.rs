@@ -5,7 +5,7 @@
 use super::patterns::PatternTable;
 use super::playout::sample_empty_point;
 use crate::knowledge::features::tactical_on_board;
-use crate::rules::{Board, Cell, Color, Point, Suicide};
+use crate::rules::{Bitboard, Board, Cell, Color, Point, Suicide};
 use rand::Rng;
 use rand_pcg::Pcg32;
 
@@ -282,10 +282,9 @@ impl PlayoutPolicy {
         suicide: Suicide,
         rng: &mut Pcg32,
     ) -> Option<Point> {
+        let stride = board.stride();
         sample_empty_point(board, rng, |b, p| {
-            !b.is_true_eye(p, color)
-                && b.is_legal(p, color, suicide)
-                && !self.is_bad_self_atari(b, p, color)
+            b.is_playable_in(stride, p, color, suicide) && !self.is_bad_self_atari(b, p, color)
         })
     }
 }
@@ -418,7 +417,20 @@ impl Candidates {
 /// the corner; pyramid four, bulky five, crossed five, rabbity six: the centre).
 pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
     const MAX: usize = 6;
+    // From the start point's neighbour counts (one load): a point with no empty neighbour
+    // is a region of one, and one touching both colours borders no nakade.
+    let empties = board.empty_neighbours(start);
+    let black = board.neighbours_of_color_or_edge(start, Color::Black);
+    let white = board.neighbours_of_color_or_edge(start, Color::White);
+    let edges = black + white + empties - 4;
+    if empties == 0 || (black > edges && white > edges) {
+        return None;
+    }
     let mut region = [start; MAX + 1];
+    // Membership in a bitboard, not a scan of the list: most calls are in open areas,
+    // where the region outgrows MAX after a few points.
+    let mut in_region = Bitboard::EMPTY;
+    in_region.insert(start);
     let mut len = 1;
     let mut next = 0;
     let mut border: Option<Color> = None;
@@ -428,12 +440,13 @@ pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
         for q in board.neighbour_points(p) {
             match board.cell(q) {
                 Cell::Empty => {
-                    if !region[..len].contains(&q) {
+                    if !in_region.contains(q) {
                         if len > MAX {
                             return None;
                         }
                         region[len] = q;
                         len += 1;
+                        in_region.insert(q);
                     }
                 }
                 Cell::Stone(c) => match border {
@@ -452,7 +465,7 @@ pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
         board
             .neighbour_points(p)
             .iter()
-            .filter(|q| region[..len].contains(q))
+            .filter(|&&q| in_region.contains(q))
             .count()
     };
     let mut best = None;
