@@ -41,12 +41,35 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// What a point holds. `Off` marks the guard cells around the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Cell {
     Stone(Color),
     Empty,
     Off,
 }
+
+impl Cell {
+    /// The board's code for this cell.
+    #[inline(always)]
+    fn code(self) -> u8 {
+        match self {
+            Cell::Stone(color) => color as u8,
+            Cell::Empty => EMPTY,
+            Cell::Off => OFF,
+        }
+    }
+}
+
+// Compared by code: the playout policy compares cells on every move, and the derived
+// comparison tests the variant and then the colour.
+impl PartialEq for Cell {
+    #[inline(always)]
+    fn eq(&self, other: &Cell) -> bool {
+        self.code() == other.code()
+    }
+}
+
+impl Eq for Cell {}
 
 // Cell codes in `Board::cells`: the two colours, then empty, then off-board.
 const EMPTY: u8 = 2;
