@@ -261,13 +261,12 @@ impl PlayoutPolicy {
         let mut seen = [p; 4]; // p is empty: in no chain
         let mut n = 0;
         for q in board.neighbour_points(p) {
-            if board.cell(q) == Cell::Stone(color) {
-                let chain = board.chain_stones(q);
-                if !seen[..n].iter().any(|&s| chain.contains(s)) {
-                    seen[n] = q;
-                    n += 1;
-                    stones += chain.count();
-                }
+            if board.cell(q) == Cell::Stone(color)
+                && !seen[..n].iter().any(|&s| board.same_chain(s, q))
+            {
+                seen[n] = q;
+                n += 1;
+                stones += board.chain_size(q);
             }
         }
         stones > self.self_atari_max_stones
@@ -400,7 +399,9 @@ impl Candidates {
         while self.len > 0 {
             let i = rng.random_range(0..self.len as u32) as usize;
             let p = self.points[i].expect("filled slot");
-            if board.is_legal(p, color, suicide) && !board.is_true_eye(p, color) {
+            if board.color_at(p).is_none()
+                && board.is_playable_in(board.stride(), p, color, suicide)
+            {
                 self.len = 0;
                 return Some(p);
             }
@@ -424,6 +425,20 @@ pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
     let white = board.neighbours_of_color_or_edge(start, Color::White);
     let edges = black + white + empties - 4;
     if empties == 0 || (black > edges && white > edges) {
+        return None;
+    }
+    // A lower bound on the region from the empty counts of the start's empty neighbours:
+    // their empty neighbours other than the start lie two steps away, and only a diagonal
+    // of the start can be counted twice, at most once per perpendicular pair of them. In
+    // open areas this rules out a nakade without the walk.
+    let mut second_ring = 0;
+    for q in board.neighbour_points(start) {
+        if board.cell(q) == Cell::Empty {
+            second_ring += board.empty_neighbours(q) - 1;
+        }
+    }
+    const PERPENDICULAR_PAIRS: [u32; 5] = [0, 0, 1, 2, 4];
+    if 1 + empties + second_ring > MAX as u32 + PERPENDICULAR_PAIRS[empties as usize] {
         return None;
     }
     let mut region = [start; MAX + 1];
@@ -510,6 +525,106 @@ mod tests {
                     .map(|p| board.size().name(p))
             })
             .collect()
+    }
+
+    /// The nakade vital point the slow and obvious way: flood the empty region, check its
+    /// size and border, count each point's neighbours inside.
+    fn slow_nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
+        let size = board.size();
+        let on = board.on_board();
+        let region = Bitboard::flood([start].into_iter().collect(), board.empty_points(), size);
+        let border = region.neighbours(size, &on) & !region;
+        let touches = |c| !(border & board.stones(c)).is_empty();
+        if !(3..=6).contains(&region.count()) || (touches(Color::Black) && touches(Color::White)) {
+            return None;
+        }
+        let inside = |p: Point| {
+            let single: Bitboard = [p].into_iter().collect();
+            (single.neighbours(size, &on) & region).count()
+        };
+        let best = region.iter().map(inside).max()?;
+        let mut at_best = region.iter().filter(|&p| inside(p) == best);
+        match (at_best.next(), at_best.next()) {
+            (Some(p), None) => Some(p),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_nakade_test_agrees_with_a_flood_of_the_region_in_random_positions() {
+        let mut checked = 0;
+        for (n, seed) in [(5, 0..60), (9, 60..160), (13, 160..200), (19, 200..230)] {
+            let size = crate::rules::BoardSize::new(n).unwrap();
+            for seed in seed {
+                let mut rng = Pcg32::seed_from_u64(seed);
+                let mut board = Board::new(size);
+                let mut color = Color::Black;
+                // Stop at a random moment: early positions are open, late ones full of eyes.
+                let stop = rng.random_range(0..3 * size.points());
+                for _ in 0..stop {
+                    if let Some(p) = crate::search::playout::random_light_move(
+                        &mut board,
+                        color,
+                        Suicide::Forbidden,
+                        &mut rng,
+                    ) {
+                        board.play_unchecked(p, color);
+                    }
+                    color = color.opponent();
+                }
+                for p in board.empty_points().iter() {
+                    assert_eq!(
+                        nakade_vital_point(&board, p),
+                        slow_nakade_vital_point(&board, p),
+                        "{n}x{n} seed {seed} at {}",
+                        size.name(p)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5_000, "only {checked} points checked");
+    }
+
+    #[test]
+    fn the_nakade_test_agrees_with_a_flood_of_the_region_in_random_enclosed_shapes() {
+        // Random connected regions of 3 to 8 points in a board of Black stones (now and
+        // then one border stone White): every nakade shape and its near misses.
+        let size = crate::rules::BoardSize::new(7).unwrap();
+        let mut found = 0;
+        for seed in 0..3000 {
+            let mut rng = Pcg32::seed_from_u64(seed);
+            let points: Vec<Point> = size.all_points().collect();
+            let mut region = vec![points[rng.random_range(0..points.len())]];
+            let target = rng.random_range(3..=8);
+            while region.len() < target {
+                let from = region[rng.random_range(0..region.len())];
+                let board = Board::new(size);
+                let q = board.neighbour_points(from)[rng.random_range(0..4)];
+                if size.contains(q) && !region.contains(&q) {
+                    region.push(q);
+                }
+            }
+            let mut board = Board::new(size);
+            let white = rng.random_ratio(1, 3);
+            for &p in &points {
+                if !region.contains(&p) {
+                    let touches = board.neighbour_points(p).iter().any(|q| region.contains(q));
+                    let c = if white && touches && rng.random_ratio(1, 4) {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    board.place_setup_stone(p, c).unwrap();
+                }
+            }
+            for &p in &region {
+                let fast = nakade_vital_point(&board, p);
+                assert_eq!(fast, slow_nakade_vital_point(&board, p), "seed {seed}");
+                found += usize::from(fast.is_some());
+            }
+        }
+        assert!(found > 1_000, "only {found} vital points found");
     }
 
     fn always(policy: &PlayoutPolicy, diagram: &str, color: Color, last: &str, expected: &str) {
