@@ -135,12 +135,16 @@ impl Stride for RuntimeStride {
 #[inline(always)]
 fn neighbours_at<S: Stride>(stride: S, p: usize) -> [usize; 4] {
     let w = stride.get();
+    // One check that every neighbour is a cell (true of any on-board point) spares the
+    // compiler a bounds check at each use.
+    assert!(p >= w && p + w < CELLS, "no neighbours");
     [p - w, p - 1, p + 1, p + w]
 }
 
 #[inline(always)]
 fn diagonals_at<S: Stride>(stride: S, p: usize) -> [usize; 4] {
     let w = stride.get();
+    assert!(p > w && p + w + 1 < CELLS, "no diagonals");
     [p - w - 1, p - w + 1, p + w - 1, p + w + 1]
 }
 

@@ -54,19 +54,47 @@ fn draw_below(rng: &mut Pcg32, n: usize) -> usize {
 pub fn sample_empty_point(
     board: &mut Board,
     rng: &mut Pcg32,
-    mut acceptable: impl FnMut(&Board, Point) -> bool,
+    mut acceptable: impl Acceptable,
 ) -> Option<Point> {
     let mut remaining = board.empty_count();
     while remaining > 0 {
         let i = draw_below(rng, remaining);
         let p = board.empty_at(i);
-        if acceptable(board, p) {
+        if acceptable.accepts(board, p) {
             return Some(p);
         }
         remaining -= 1;
         board.swap_empty(i, remaining);
     }
     None
+}
+
+/// The test a sampled point must pass: any `FnMut(&Board, Point) -> bool`, or a type whose
+/// test is always inlined into the sampler's loop (the light playout's: a closure's call
+/// was left out of line there).
+pub trait Acceptable {
+    fn accepts(&mut self, board: &Board, p: Point) -> bool;
+}
+
+impl<F: FnMut(&Board, Point) -> bool> Acceptable for F {
+    #[inline]
+    fn accepts(&mut self, board: &Board, p: Point) -> bool {
+        self(board, p)
+    }
+}
+
+/// The light playout's test: legal for `color` and not one of its true eyes.
+struct LightTest<S: Stride> {
+    stride: S,
+    color: Color,
+    suicide: Suicide,
+}
+
+impl<S: Stride> Acceptable for LightTest<S> {
+    #[inline(always)]
+    fn accepts(&mut self, board: &Board, p: Point) -> bool {
+        board.is_playable_in(self.stride, p, self.color, self.suicide)
+    }
 }
 
 /// A uniformly random legal move for `color` that does not fill one of its own true eyes.
@@ -88,9 +116,12 @@ fn random_light_move_in<S: Stride>(
     suicide: Suicide,
     rng: &mut Pcg32,
 ) -> Option<Point> {
-    sample_empty_point(board, rng, |b, p| {
-        b.is_playable_in(stride, p, color, suicide)
-    })
+    let test = LightTest {
+        stride,
+        color,
+        suicide,
+    };
+    sample_empty_point(board, rng, test)
 }
 
 /// Plays uniformly random legal moves that never fill the mover's own true eye, from

@@ -282,7 +282,7 @@ impl PlayoutPolicy {
         rng: &mut Pcg32,
     ) -> Option<Point> {
         let stride = board.stride();
-        sample_empty_point(board, rng, |b, p| {
+        sample_empty_point(board, rng, |b: &Board, p: Point| {
             b.is_playable_in(stride, p, color, suicide) && !self.is_bad_self_atari(b, p, color)
         })
     }
