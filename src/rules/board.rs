@@ -655,31 +655,12 @@ impl Board {
     /// [`Board::check`] as a bool, for an on-board point: the playout's fast path.
     #[inline]
     pub fn is_legal(&self, p: Point, color: Color, suicide: Suicide) -> bool {
-        self.is_legal_in(self.stride(), p, color, suicide)
-    }
-
-    /// [`Board::is_legal`] with the stride given (a [`FixedStride`] in the playouts).
-    #[inline]
-    pub fn is_legal_in<S: Stride>(
-        &self,
-        stride: S,
-        p: Point,
-        color: Color,
-        suicide: Suicide,
-    ) -> bool {
-        debug_assert_eq!(stride.get(), self.size.stride());
         let i = p.index();
         if self.cells[i] != EMPTY {
             return false;
         }
-        if neighbour_count(self.neighbour_counts[i], EMPTY) > 0 {
-            return true;
-        }
-        if self.ko_point as usize == i && self.ko_banned == color as u8 {
-            return false;
-        }
-        self.captures_or_keeps_a_liberty(stride, i, color as u8)
-            || (suicide == Suicide::MultiStoneAllowed && self.has_own_neighbour(i, color))
+        neighbour_count(self.neighbour_counts[i], EMPTY) > 0
+            || self.legal_without_empty_neighbour(self.stride(), i, color, suicide)
     }
 
     /// For an empty, on-board point: whether the light playout may play `color` there, that
@@ -702,6 +683,20 @@ impl Board {
         if neighbour_count(packed, color as u8) == 4 && self.eye_diagonals_hold(stride, i, color) {
             return false;
         }
+        self.legal_without_empty_neighbour(stride, i, color, suicide)
+    }
+
+    /// The legality of `color` at the empty point `i` when it has no empty neighbour: not a
+    /// ko retaken, and a capture, an own chain that keeps a liberty, or an allowed suicide.
+    #[inline(always)]
+    fn legal_without_empty_neighbour<S: Stride>(
+        &self,
+        stride: S,
+        i: usize,
+        color: Color,
+        suicide: Suicide,
+    ) -> bool {
+        debug_assert_eq!(stride.get(), self.size.stride());
         if self.ko_point as usize == i && self.ko_banned == color as u8 {
             return false;
         }

@@ -16,13 +16,7 @@ impl Board {
     /// edge or in the corner (where some diagonals are off the board).
     #[inline]
     pub fn is_true_eye(&self, p: Point, color: Color) -> bool {
-        self.is_true_eye_in(self.stride(), p, color)
-    }
-
-    /// [`Board::is_true_eye`] with the stride given (a `FixedStride` in the playouts).
-    #[inline]
-    pub fn is_true_eye_in<S: Stride>(&self, stride: S, p: Point, color: Color) -> bool {
-        self.is_eye_like(p, color) && self.eye_diagonals_hold(stride, p.index(), color)
+        self.is_eye_like(p, color) && self.eye_diagonals_hold(self.stride(), p.index(), color)
     }
 
     /// For an eye-like point of `color`: whether its diagonals leave it a true eye.
