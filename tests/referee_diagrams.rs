@@ -697,3 +697,203 @@ fn territory_counting_charges_the_moves_still_owed_inside_ones_own_territory() {
     }
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
+
+/// A lone stone or two inside a wide area that the other colour walls off (issue 14):
+/// random playouts let them live, but against correct replies they cannot make two eyes.
+/// `wall` lines (edge) or an `wall` x `wall` square (corner) are Black's, walled by a solid
+/// Black line and a White line outside it; the rest of the board is White's. Invaders are
+/// (column, row) from the bottom-left, none next to the wall.
+struct WalledCase {
+    size: usize,
+    corner: bool,
+    wall: usize,
+    invaders: &'static [(usize, usize)],
+}
+
+const WALLED_OFF: &[WalledCase] = &[
+    WalledCase {
+        size: 9,
+        corner: false,
+        wall: 4,
+        invaders: &[(1, 1), (3, 2)],
+    },
+    WalledCase {
+        size: 9,
+        corner: true,
+        wall: 5,
+        invaders: &[(1, 2), (3, 1)],
+    },
+    WalledCase {
+        size: 13,
+        corner: false,
+        wall: 5,
+        invaders: &[(2, 2)],
+    },
+    WalledCase {
+        size: 13,
+        corner: false,
+        wall: 4,
+        invaders: &[(6, 2), (11, 1)],
+    },
+    WalledCase {
+        size: 13,
+        corner: true,
+        wall: 6,
+        invaders: &[(2, 2), (4, 1)],
+    },
+    WalledCase {
+        size: 19,
+        corner: false,
+        wall: 6,
+        invaders: &[(9, 2)],
+    },
+    WalledCase {
+        size: 19,
+        corner: false,
+        wall: 5,
+        invaders: &[(3, 1), (12, 2)],
+    },
+    WalledCase {
+        size: 19,
+        corner: true,
+        wall: 7,
+        invaders: &[(2, 2), (4, 3)],
+    },
+];
+
+/// The case's grid, top row first: `X`/`O` walls and areas' owners, `d` the invaders.
+fn walled_grid(case: &WalledCase) -> Vec<Vec<char>> {
+    let n = case.size;
+    let mut grid = vec![vec!['.'; n]; n];
+    let outside = |col: usize, row: usize, line: usize| {
+        if case.corner {
+            col.max(row) == line
+        } else {
+            row == line
+        }
+    };
+    for (top, line) in grid.iter_mut().enumerate() {
+        let row = n - 1 - top;
+        for (col, cell) in line.iter_mut().enumerate() {
+            if outside(col, row, case.wall) {
+                *cell = 'X';
+            } else if outside(col, row, case.wall + 1) {
+                *cell = 'O';
+            }
+        }
+    }
+    for &(col, row) in case.invaders {
+        grid[n - 1 - row][col] = 'd';
+    }
+    grid
+}
+
+/// Black's margin with the `d` stones dead, counted the slow, obvious way: every empty
+/// region that touches only one colour is that colour's (komi 0, no earlier prisoners).
+fn flood_margin(grid: &[Vec<char>], area: bool) -> f64 {
+    let n = grid.len();
+    let color = |r: usize, c: usize| match grid[r][c] {
+        'X' => 1,
+        'O' => -1,
+        _ => 0, // empty, or a dead stone taken off
+    };
+    let mut seen = vec![vec![false; n]; n];
+    let mut margin = 0i32;
+    for r in 0..n {
+        for c in 0..n {
+            if color(r, c) != 0 {
+                margin += if area { color(r, c) } else { 0 };
+                continue;
+            }
+            if seen[r][c] {
+                continue;
+            }
+            let (mut stack, mut points, mut touches) = (vec![(r, c)], 0, (false, false));
+            seen[r][c] = true;
+            while let Some((y, x)) = stack.pop() {
+                points += 1;
+                let near = [
+                    (y.wrapping_sub(1), x),
+                    (y + 1, x),
+                    (y, x.wrapping_sub(1)),
+                    (y, x + 1),
+                ];
+                for (ny, nx) in near.into_iter().filter(|&(a, b)| a < n && b < n) {
+                    match color(ny, nx) {
+                        1 => touches.0 = true,
+                        -1 => touches.1 = true,
+                        _ if !seen[ny][nx] => {
+                            seen[ny][nx] = true;
+                            stack.push((ny, nx));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            margin += match touches {
+                (true, false) => points,
+                (false, true) => -points,
+                _ => 0,
+            };
+        }
+    }
+    let prisoners = grid.iter().flatten().filter(|c| **c == 'd').count() as i32;
+    f64::from(margin + if area { 0 } else { prisoners })
+}
+
+#[test]
+fn invaders_without_room_in_a_walled_off_area_are_dead_on_every_edge_and_corner() {
+    let mut errors = Vec::new();
+    for case in WALLED_OFF {
+        let grid = walled_grid(case);
+        // 9x9: all eight symmetries; bigger boards: the four quarter turns.
+        let symmetries = if case.size == 9 { 8 } else { 4 };
+        for s in 0..symmetries {
+            let placed = transformed(&grid, s % 4, s >= 4);
+            let stones: Vec<Vec<char>> = placed
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|c| if *c == 'd' { 'O' } else { *c })
+                        .collect()
+                })
+                .collect();
+            // The statuses do not depend on the counting: both countings once per size.
+            let countings = [(Ruleset::Chinese, true), (Ruleset::Japanese, false)];
+            for &(ruleset, area) in &countings[..if case.size == 9 || s == 0 { 2 } else { 1 }] {
+                let (game, _, _) = marked_game(&stones, ruleset);
+                let n = case.size;
+                let mut expected = yeoul::rules::Bitboard::EMPTY;
+                for (top, row) in placed.iter().enumerate() {
+                    for (col, c) in row.iter().enumerate() {
+                        if *c == 'd' {
+                            expected.insert(game.size().point(col, n - 1 - top).expect("on"));
+                        }
+                    }
+                }
+                let j = judged(&game);
+                let margin = j.score(&game).margin();
+                let want = flood_margin(&placed, area);
+                if j.dead != expected || margin != want {
+                    errors.push(format!(
+                        "{n}x{n} {} {} invaders {:?} (turns {}, mirror {}) under {ruleset}: \
+                         dead [{}] margin {margin}; expected dead [{}] margin {want}",
+                        if case.corner { "corner" } else { "edge" },
+                        case.wall,
+                        case.invaders,
+                        s % 4,
+                        s >= 4,
+                        names(&game, j.dead),
+                        names(&game, expected),
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "{} failures:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}

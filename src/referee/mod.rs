@@ -2,12 +2,15 @@
 //! count that follows. Layers, each filling the gaps of the one before and never
 //! overriding a proof: Benson's unconditional life; the bent four in the corner; searches
 //! from the final position with each colour moving first (ownership after good play: an
-//! unsettled shape is dead for its owner, as Japanese rules say); and seki from points that
-//! playouts leave empty and touching both colours because neither side can fill them.
+//! unsettled shape is dead for its owner, as Japanese rules say); a few stones without an
+//! eye walled off by the other colour, dead whatever the playouts made of them
+//! (`invaders`); and seki from points that playouts leave empty and touching both colours
+//! because neither side can fill them.
 
 pub mod benson;
 pub mod endgame;
 pub mod eye_space;
+mod invaders;
 mod shapes;
 
 use crate::rules::{
@@ -301,6 +304,11 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Option<Judgeme
             .collect();
         dead |= lost_races(game, dead, &unclear, effort)?;
     }
+    // A few stones without an eye, walled off: dead whatever the playouts made of them.
+    let hopeless =
+        invaders::hopeless_invaders(&board, dead) & !(sure.black.chains | sure.white.chains);
+    dead |= hopeless;
+    unsettled &= !hopeless;
     let seki = seki_chains(&board, &chains, dead, &sure, &played_out);
 
     let ownership = size
