@@ -643,7 +643,7 @@ fn a_seki_with_two_shared_liberties_is_seen_in_every_corner_at_every_size() {
 /// its own territory (issue 14): in the first, White's D6 would leave Black's big chain
 /// in atari, so Black must take the dead stones at A1-D3 for real (A2, then A4: two
 /// points); in the second, Black's J1 leaves White's H1 in atari, and White's G1
-/// connection is a point of its own territory.
+/// connection is a point of its own territory. The third is a stone in atari already.
 const OWED_MOVES: &[(&str, &str, f64, f64)] = &[
     (
         "a capture owed",
@@ -672,6 +672,23 @@ const OWED_MOVES: &[(&str, &str, f64, f64)] = &[
          . X O O . . . O .",
         4.0,
         4.0 + 1.0,
+    ),
+    (
+        // White's A1 is in atari by Black's living chain already: Black would take it at
+        // A2 (a ko), so White's A2 connection is owed (GNU Go counts the point as dame;
+        // from game 2 of the 13x13 Japanese referee games, 2026-12-04).
+        "a connection owed in atari already",
+        ". . O X . . . . .
+         . . O X . . . . .
+         . . O X . . . . .
+         . . O X . . . . .
+         . . O X . . . . .
+         . . O X . . . . .
+         O . O X . . . . .
+         . O O X . . . . .
+         O X X X . . . . .",
+        31.0,
+        32.0,
     ),
 ];
 

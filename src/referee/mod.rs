@@ -444,8 +444,8 @@ pub fn teire(game: &Game, judgement: &Judgement, color: Color) -> Option<Point> 
     safe.or_else(|| owed.iter().find(legal))
 }
 
-/// The moves `color` still owes (issue 14): where the opponent can fill a neutral point
-/// safely and so leave a living chain of `color` in atari, (1) a connection: the chain's
+/// The moves `color` still owes (issue 14): where a living chain of `color` is in atari,
+/// or the opponent can fill a neutral point safely and so leave one in atari, (1) a connection: the chain's
 /// other liberty, when `color` can play it safely (a boundary stone left in atari); (2) a
 /// capture: when that liberty is also a liberty of dead opposing chains, a capturing race
 /// that ends only by taking them, every liberty of theirs.
@@ -454,6 +454,35 @@ fn owed_moves(game: &Game, judgement: &Judgement, color: Color) -> Bitboard {
     let dead_theirs = board.stones(color.opponent()) & judgement.dead;
     let ours = board.stones(color) & !judgement.dead & !judgement.seki;
     let mut owed = Bitboard::EMPTY;
+    let mut owe_liberty = |l: Point| {
+        let captives: Vec<Point> = board
+            .neighbour_points(l)
+            .into_iter()
+            .filter(|&n| dead_theirs.contains(n))
+            .collect();
+        if !captives.is_empty() {
+            for captive in captives {
+                owed |= board.chain_liberties(captive);
+            }
+        } else if safe_to_play(game, l, color) {
+            owed.insert(l);
+        }
+    };
+    // A living chain already in atari by living stones: its liberty, which the opponent
+    // could take now (an atari by dead stones ends when they are taken off).
+    let size = board.size();
+    let on = board.on_board();
+    let by_living = |c: &Bitboard| (c.neighbours(size, &on) & dead_theirs).is_empty();
+    let chains = board.chains().into_iter();
+    for chain in chains.filter(|c| (*c & !ours).is_empty() && by_living(c)) {
+        let libs = board.chain_liberties(chain.iter().next().expect("a stone"));
+        if let Some(l) = libs.iter().next().filter(|_| libs.count() == 1)
+            && game.is_legal(color.opponent(), Move::Play(l))
+            && (board.neighbour_points(l).into_iter()).all(|n| !dead_theirs.contains(n))
+        {
+            owe_liberty(l);
+        }
+    }
     let fillable = neutral_points(board, judgement.dead)
         .iter()
         .filter(|&d| safe_to_play(game, d, color.opponent()));
@@ -468,18 +497,7 @@ fn owed_moves(game: &Game, judgement: &Judgement, color: Color) -> Bitboard {
                 continue;
             }
             for l in libs.iter().filter(|&l| l != d) {
-                let captives: Vec<Point> = board
-                    .neighbour_points(l)
-                    .into_iter()
-                    .filter(|&n| dead_theirs.contains(n))
-                    .collect();
-                if !captives.is_empty() {
-                    for captive in captives {
-                        owed |= board.chain_liberties(captive);
-                    }
-                } else if safe_to_play(game, l, color) {
-                    owed.insert(l);
-                }
+                owe_liberty(l);
             }
         }
     }
