@@ -599,3 +599,92 @@ play w F1
 
 128 genmove b
 #? [A2]
+
+# A race of one eye against none (9x9 referee game 30 of 2026-12-04, yeoul easy against GNU Go
+# level 1, Japanese rules): White's A9-A8 and B7-C9 share the eye B9-B8 and the liberties D9
+# and D8 with Black's ten stones A7-F9, whose third liberty E6 White can fill. White wins the
+# race whoever starts; the searches called it even and gave it to Black, to move (B+12.5).
+boardsize 9
+clear_board
+komi 6.5
+kgs-rules japanese
+play b G7
+play w C4
+play b G3
+play w E3
+play b D7
+play w E5
+play b G5
+play w F6
+play b G6
+play w F7
+play b C6
+play w G8
+play b H8
+play w F8
+play b E8
+play w H9
+play b F2
+play w H7
+play b D2
+play w E2
+play b E1
+play w C2
+play b D3
+play w D4
+play b C3
+play w B3
+play b D1
+play w B2
+play b H6
+play w J8
+play b J6
+play w C8
+play b E9
+play w B7
+play b B6
+play w C7
+play b D6
+play w B5
+play b A6
+play w A8
+play b B9
+play w C9
+play b A7
+play w A5
+play b J7
+play w H8
+play b C1
+play w B1
+play b F1
+play w H2
+play b H3
+play w H4
+play b H5
+play w J4
+play b F4
+play w J3
+play b G4
+play w E4
+play b H1
+play w G2
+play b G1
+play w F3
+play b J2
+play w H2
+play b E7
+play w F5
+play b G2
+play w C5
+play b F9
+play w D5
+play b B8
+play w A9
+play b pass
+play w pass
+
+129 final_status_list dead
+#? [A6 A7 B6 C6 D6 D7 E7 E8 E9 F9\nH4 J3 J4]
+
+130 final_score
+#? [W\+29.5]

@@ -11,6 +11,7 @@ pub mod benson;
 pub mod endgame;
 pub mod eye_space;
 mod invaders;
+pub mod race;
 mod shapes;
 
 use crate::rules::{
@@ -275,10 +276,24 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Option<Judgeme
             let both =
                 |set: Bitboard| !(chains[i] & set).is_empty() && !(chains[j] & set).is_empty();
             let survivor = if both(unsettled) && (adjacent || !(reach[i] & reach[j]).is_empty()) {
-                if views[i].to_move_first >= views[j].to_move_first {
+                let by_move = if views[i].to_move_first >= views[j].to_move_first {
                     i
                 } else {
                     j
+                };
+                // Read out: a race of one eye against none (at least three stones) that
+                // the side to move loses even moving first goes to the other side.
+                let stone = |k: usize| chains[k].iter().next().expect("a stone");
+                let read = |first| race::read_race(&board, stone(i), stone(j), first, suicide);
+                let other = by_move ^ i ^ j;
+                let lost = Some(race::RaceEnd::Captured(views[by_move].color));
+                let eye_against_none = race::has_eye(&board, stone(other))
+                    && !race::has_eye(&board, stone(by_move))
+                    && chains[by_move].count() >= 3;
+                if eye_against_none && read(Color::Black) == lost && read(Color::White) == lost {
+                    other
+                } else {
+                    by_move
                 }
             } else if both(dead) && adjacent {
                 if views[i].mean() >= views[j].mean() {
