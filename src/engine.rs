@@ -773,6 +773,7 @@ impl Engine {
             if (territory.black | territory.white).contains(p)
                 && decided
                 && !self.needs_answer(color, &judgement)
+                && !answers_an_invasion(&self.game, &judgement, p)
             {
                 return match self.closing_move(color, &judgement) {
                     Some(dame) => (Reply::Move(Move::Play(dame)), result, Decision::Cleanup),
@@ -1033,6 +1034,16 @@ const MIN_JUDGEMENT_PLAYOUTS: u64 = 300;
 /// playouts a side, about 3.6 s).
 const INITIAL_JUDGEMENT_UNIT_COST: Duration = Duration::from_nanos(2_000);
 
+/// Whether `p` is within two points of stones that only the arbiter's static rule calls
+/// dead: a fresh invasion the search wants to answer is answered, not left for a pass
+/// while the invader plays on.
+fn answers_an_invasion(game: &Game, judgement: &Judgement, p: crate::rules::Point) -> bool {
+    let size = game.size();
+    let on = game.board().on_board();
+    let near = judgement.hopeless.neighbours(size, &on) | judgement.hopeless;
+    (near | near.neighbours(size, &on)).contains(p)
+}
+
 /// Whether the search's ownership gives `p` firmly to one side, in an endgame where most
 /// of the board is settled (the arbiter is asked only then: it costs two searches, seconds
 /// on 19x19, and in the opening a point near a corner stone looks owned).
@@ -1183,6 +1194,28 @@ mod tests {
             .count() as f64;
         assert!(c3_cold < c3 / 4.0, "{c3_cold} against {c3}");
         assert_eq!(draw_candidate(&result, Move::Pass, choice, &mut rng), None);
+    }
+
+    #[test]
+    fn a_move_near_stones_only_the_static_rule_killed_answers_an_invasion() {
+        let game = Game::new(BoardSize::NINETEEN, Ruleset::Japanese);
+        let at = |name: &str| BoardSize::NINETEEN.parse_point(name).unwrap();
+        let mut hopeless = crate::rules::Bitboard::EMPTY;
+        hopeless.insert(at("C3"));
+        let judgement = Judgement {
+            dead: hopeless,
+            seki: crate::rules::Bitboard::EMPTY,
+            unsettled: crate::rules::Bitboard::EMPTY,
+            hopeless,
+            ownership: vec![0.0; 361],
+            playout_ownership: vec![0.0; 361],
+        };
+        for near in ["C3", "C4", "D4", "E3", "C1"] {
+            assert!(answers_an_invasion(&game, &judgement, at(near)), "{near}");
+        }
+        for far in ["C6", "F4", "G3"] {
+            assert!(!answers_an_invasion(&game, &judgement, at(far)), "{far}");
+        }
     }
 
     #[test]

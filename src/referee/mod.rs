@@ -100,6 +100,9 @@ pub struct Judgement {
     pub seki: Bitboard,
     /// Stones that live or die by who moves first (counted dead for their owner).
     pub unsettled: Bitboard,
+    /// Dead stones that only the static rule called dead (`invaders`): during play the
+    /// area around them is not yet settled enough to leave an invasion unanswered.
+    pub hopeless: Bitboard,
     /// Black's expected ownership per point, row by row from A1, in [-1, 1]: the mean of
     /// the searches with each colour first.
     pub ownership: Vec<f32>,
@@ -322,6 +325,7 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Option<Judgeme
     // A few stones without an eye, walled off: dead whatever the playouts made of them.
     let hopeless =
         invaders::hopeless_invaders(&board, dead) & !(sure.black.chains | sure.white.chains);
+    let hopeless = hopeless & !dead;
     dead |= hopeless;
     unsettled &= !hopeless;
     let seki = seki_chains(&board, &chains, dead, &sure, &played_out);
@@ -338,6 +342,7 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Option<Judgeme
         dead,
         seki,
         unsettled,
+        hopeless,
         ownership,
         playout_ownership,
     })
