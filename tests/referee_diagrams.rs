@@ -727,55 +727,30 @@ struct WalledCase {
     invaders: &'static [(usize, usize)],
 }
 
+/// A case: board size, corner (or edge), wall line, invaders.
+const fn walled(
+    size: usize,
+    corner: bool,
+    wall: usize,
+    invaders: &'static [(usize, usize)],
+) -> WalledCase {
+    WalledCase {
+        size,
+        corner,
+        wall,
+        invaders,
+    }
+}
+
 const WALLED_OFF: &[WalledCase] = &[
-    WalledCase {
-        size: 9,
-        corner: false,
-        wall: 4,
-        invaders: &[(1, 1), (3, 2)],
-    },
-    WalledCase {
-        size: 9,
-        corner: true,
-        wall: 5,
-        invaders: &[(1, 2), (3, 1)],
-    },
-    WalledCase {
-        size: 13,
-        corner: false,
-        wall: 5,
-        invaders: &[(2, 2)],
-    },
-    WalledCase {
-        size: 13,
-        corner: false,
-        wall: 4,
-        invaders: &[(6, 2), (11, 1)],
-    },
-    WalledCase {
-        size: 13,
-        corner: true,
-        wall: 6,
-        invaders: &[(2, 2), (4, 1)],
-    },
-    WalledCase {
-        size: 19,
-        corner: false,
-        wall: 6,
-        invaders: &[(9, 2)],
-    },
-    WalledCase {
-        size: 19,
-        corner: false,
-        wall: 5,
-        invaders: &[(3, 1), (12, 2)],
-    },
-    WalledCase {
-        size: 19,
-        corner: true,
-        wall: 7,
-        invaders: &[(2, 2), (4, 3)],
-    },
+    walled(9, false, 4, &[(1, 1), (3, 2)]),
+    walled(9, true, 5, &[(1, 2), (3, 1)]),
+    walled(13, false, 5, &[(2, 2)]),
+    walled(13, false, 4, &[(6, 2), (11, 1)]),
+    walled(13, true, 6, &[(2, 2), (4, 1)]),
+    walled(19, false, 6, &[(9, 2)]),
+    walled(19, false, 5, &[(3, 1), (12, 2)]),
+    walled(19, true, 7, &[(2, 2), (4, 3)]),
 ];
 
 /// The case's grid, top row first: `X`/`O` walls and areas' owners, `d` the invaders.

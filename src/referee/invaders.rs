@@ -4,7 +4,7 @@
 //! live; the searches built on them cannot read such a fight out in a few thousand
 //! playouts, so this layer decides where it is sure and leaves the rest to them.
 
-use crate::rules::{Bitboard, Board, Color};
+use crate::rules::{Bitboard, Board, Color, owned_regions};
 
 /// At most this many invading stones count as a few (a lone stone, a pair, a small
 /// chain): more may be a group that has lived or can, which is the searches' question.
@@ -30,6 +30,8 @@ pub fn hopeless_invaders(board: &Board, dead: Bitboard) -> Bitboard {
         .iter()
         .map(|c| c.neighbours(size, &on) & empty)
         .collect();
+    // Empty regions that touch one colour only: an invader's eye, where it is inside.
+    let eyes = owned_regions(board, &Bitboard::EMPTY);
     let mut hopeless = Bitboard::EMPTY;
     for wall_color in [Color::Black, Color::White] {
         let walls = board.stones(wall_color);
@@ -44,10 +46,7 @@ pub fn hopeless_invaders(board: &Board, dead: Bitboard) -> Bitboard {
                 continue;
             }
             let inside = region & empty;
-            let has_eye = inside
-                .components(size)
-                .into_iter()
-                .any(|part| (part.neighbours(size, &on) & !part & !invaders).is_empty());
+            let has_eye = !(region & *eyes.get(wall_color.opponent())).is_empty();
             let few = invaders.count() <= FEW_STONES && !has_eye;
             if !few && can_make_two_eyes(size, &on, inside, walls) {
                 continue;

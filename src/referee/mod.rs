@@ -324,8 +324,7 @@ fn judge_with(game: &Game, effort: &Effort, second_look: bool) -> Option<Judgeme
     }
     // A few stones without an eye, walled off: dead whatever the playouts made of them.
     let hopeless =
-        invaders::hopeless_invaders(&board, dead) & !(sure.black.chains | sure.white.chains);
-    let hopeless = hopeless & !dead;
+        invaders::hopeless_invaders(&board, dead) & !(sure.black.chains | sure.white.chains | dead);
     dead |= hopeless;
     unsettled &= !hopeless;
     let seki = seki_chains(&board, &chains, dead, &sure, &played_out);
@@ -474,20 +473,6 @@ fn owed_moves(game: &Game, judgement: &Judgement, color: Color) -> Bitboard {
     let dead_theirs = board.stones(color.opponent()) & judgement.dead;
     let ours = board.stones(color) & !judgement.dead & !judgement.seki;
     let mut owed = Bitboard::EMPTY;
-    let mut owe_liberty = |l: Point| {
-        let captives: Vec<Point> = board
-            .neighbour_points(l)
-            .into_iter()
-            .filter(|&n| dead_theirs.contains(n))
-            .collect();
-        if !captives.is_empty() {
-            for captive in captives {
-                owed |= board.chain_liberties(captive);
-            }
-        } else if safe_to_play(game, l, color) {
-            owed.insert(l);
-        }
-    };
     // A living chain already in atari by living stones: its liberty, which the opponent
     // could take now (an atari by dead stones ends when they are taken off).
     let size = board.size();
@@ -495,12 +480,12 @@ fn owed_moves(game: &Game, judgement: &Judgement, color: Color) -> Bitboard {
     let by_living = |c: &Bitboard| (c.neighbours(size, &on) & dead_theirs).is_empty();
     let chains = board.chains().into_iter();
     for chain in chains.filter(|c| (*c & !ours).is_empty() && by_living(c)) {
-        let libs = board.chain_liberties(chain.iter().next().expect("a stone"));
-        if let Some(l) = libs.iter().next().filter(|_| libs.count() == 1)
+        if let Some(l) = board.atari_liberty(chain.iter().next().expect("a stone"))
             && game.is_legal(color.opponent(), Move::Play(l))
             && (board.neighbour_points(l).into_iter()).all(|n| !dead_theirs.contains(n))
+            && safe_to_play(game, l, color)
         {
-            owe_liberty(l);
+            owed.insert(l);
         }
     }
     let fillable = neutral_points(board, judgement.dead)
@@ -517,7 +502,18 @@ fn owed_moves(game: &Game, judgement: &Judgement, color: Color) -> Bitboard {
                 continue;
             }
             for l in libs.iter().filter(|&l| l != d) {
-                owe_liberty(l);
+                let captives: Vec<Point> = board
+                    .neighbour_points(l)
+                    .into_iter()
+                    .filter(|&n| dead_theirs.contains(n))
+                    .collect();
+                if !captives.is_empty() {
+                    for captive in captives {
+                        owed |= board.chain_liberties(captive);
+                    }
+                } else if safe_to_play(game, l, color) {
+                    owed.insert(l);
+                }
             }
         }
     }

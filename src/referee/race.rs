@@ -4,7 +4,7 @@
 //! side to move wins from one that a side with an eye wins whoever starts (a throw-in into
 //! the eye is taken at once, and then the eyeless side runs out of liberties first).
 
-use crate::rules::{Bitboard, Board, Color, Point, Suicide};
+use crate::rules::{Bitboard, Board, Color, Point, Suicide, owned_regions};
 use std::collections::HashMap;
 
 /// Positions read at most, over both colours' first moves.
@@ -69,15 +69,11 @@ pub fn has_eye(board: &Board, p: Point) -> bool {
         return false;
     };
     let size = board.size();
-    let on = board.on_board();
-    let empty = board.empty_points();
-    board.chain_liberties(p).iter().any(|l| {
-        let mut seed = Bitboard::EMPTY;
-        seed.insert(l);
-        let region = Bitboard::flood(seed, empty, size);
-        region.count() <= MAX_POINTS
-            && (region.neighbours(size, &on) & !region & !board.stones(color)).is_empty()
-    })
+    let eyes = *owned_regions(board, &Bitboard::EMPTY).get(color);
+    Bitboard::flood(board.chain_liberties(p), eyes, size)
+        .components(size)
+        .iter()
+        .any(|eye| eye.count() <= MAX_POINTS)
 }
 
 /// A position of the race: stones, ko, side to move, whether the last move passed.
