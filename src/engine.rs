@@ -704,6 +704,13 @@ impl Engine {
         let opponent_passed = self.game.passes_before(color) > 0;
         let mut choice = result.best;
         let mut decision = Decision::Searched;
+        // A search that sees every move win (or lose) alike may pass with points still
+        // on the board: the biggest local game read out is worth more than a pass.
+        if choice == Move::Pass
+            && let Some(q) = self.endgame_reading(color, choice, &result, started)
+        {
+            return (Reply::Move(Move::Play(q)), result, Decision::LocalReading);
+        }
         let considers_passing = opponent_passed || choice == Move::Pass;
         if considers_passing {
             let judgement = self.judgement_during_play(color, started.elapsed());
@@ -740,21 +747,10 @@ impl Engine {
             }
         }
         // Small local games are read out to the end: the exact best move within the one
-        // the search chose, and once all else is settled, the biggest of them.
-        let reading = Instant::now();
-        if let Move::Play(p) = choice
-            && settings.reads_endgame
-            && let Some(q) = referee::endgame::endgame_move(
-                &self.game,
-                color,
-                p,
-                |q| ownership(&self.game, &result, q),
-                started.checked_add(self.move_limit(color)),
-            )
-            && self.game.is_legal(color, Move::Play(q))
-            && !search_refutes(&result, Move::Play(q))
+        // the search chose, or a bigger game when the reading can compare.
+        if choice != Move::Pass
+            && let Some(q) = self.endgame_reading(color, choice, &result, started)
         {
-            log::debug!("local reading: {q:?} for {p:?} in {:?}", reading.elapsed());
             choice = Move::Play(q);
             decision = Decision::LocalReading;
         }
@@ -789,6 +785,35 @@ impl Engine {
             decision = Decision::Drawn;
         }
         (Reply::Move(choice), result, decision)
+    }
+
+    /// The move the endgame's local games, read out, ask instead of the search's `choice`
+    /// (`referee::endgame::endgame_move`), at levels that read, unless the search refutes it.
+    fn endgame_reading(
+        &self,
+        color: Color,
+        choice: Move,
+        result: &SearchResult,
+        started: Instant,
+    ) -> Option<crate::rules::Point> {
+        if !self.config.level.settings().reads_endgame {
+            return None;
+        }
+        let reading = Instant::now();
+        let q = referee::endgame::endgame_move(
+            &self.game,
+            color,
+            choice,
+            |q| ownership(&self.game, result, q),
+            started.checked_add(self.move_limit(color)),
+        )?;
+        let mv = Move::Play(q);
+        let playable = self.game.is_legal(color, mv) && !search_refutes(result, mv);
+        log::debug!(
+            "local reading: {q:?} for {choice:?} in {:?}",
+            reading.elapsed()
+        );
+        playable.then_some(q)
     }
 
     /// A move that closes the game without changing its count: a neutral point filled

@@ -5,7 +5,7 @@
 //! sekis and kos by a point or two; the reading counts every point.
 
 use super::eye_space::{self, Counting, LocalGame, MAX_POINTS, Verdict};
-use crate::rules::{Bitboard, Board, Color, Game, Point, Scoring};
+use crate::rules::{Bitboard, Board, Color, Game, Move, Point, Scoring};
 use std::time::Instant;
 
 /// Chains of up to this many stones, with nothing but small spaces around them, lie inside
@@ -132,15 +132,17 @@ fn priority(verdict: &Verdict) -> Option<(u8, i32)> {
 /// The move the local games ask of `color` given the search's `choice`, if they have a
 /// say: where `choice` lies in a game that is worth playing, that game's best move (the
 /// choice itself when as good); and when every point outside the games is `settled`
-/// (owned by one side, or a dame), the biggest game's move when it beats the search's (a
-/// move in settled ground is worth nothing).
+/// (owned by one side, or a dame) or the search would pass, the biggest game's move when
+/// it beats the search's (a move in settled ground, or a pass, is worth nothing). Of
+/// games equally big, the one whose move threatens most.
 pub fn endgame_move(
     game: &Game,
     color: Color,
-    choice: Point,
+    choice: Move,
     ownership: impl Fn(Point) -> f32,
     deadline: Option<Instant>,
 ) -> Option<Point> {
+    let chose = |g: &LocalGame| matches!(choice, Move::Play(p) if g.region.contains(p));
     let board = game.board();
     let size = board.size();
     let on = board.on_board();
@@ -172,7 +174,10 @@ pub fn endgame_move(
         })
         .collect();
     let read = |g: &LocalGame| {
-        let candidate = g.region.contains(choice).then_some(choice);
+        let candidate = match choice {
+            Move::Play(p) if g.region.contains(p) => Some(p),
+            _ => None,
+        };
         let verdict = eye_space::read_game(board, g, color, candidate, counting, deadline);
         log::debug!(
             "game {} enclosing {} ({:?}): {:?}",
@@ -183,10 +188,7 @@ pub fn endgame_move(
         );
         verdict.map(|v| (*g, v))
     };
-    let chosen = games
-        .iter()
-        .find(|g| g.region.contains(choice))
-        .and_then(read);
+    let chosen = games.iter().find(|g| chose(g)).and_then(read);
     // Within the game the search chose: its best move (of equal ones, the one that
     // leaves the opponent least and threatens most).
     let local_fix = chosen
@@ -195,20 +197,26 @@ pub fn endgame_move(
     let played: Bitboard = games
         .iter()
         .fold(Bitboard::EMPTY, |acc, g| acc | g.region | g.enclosing);
-    if !(on & !played).iter().all(settled) {
+    // The search's move is compared with the biggest game when the reading knows its
+    // worth (a pass, or a move in a game read out: one bigger than the search's best is
+    // the biggest on the board), or when all else is settled. With a ko on, a move worth
+    // nothing may be a ko threat.
+    let known_worth = choice == Move::Pass
+        || chosen.is_some_and(|(_, v)| board.ko().is_none() || priority(&v).is_some());
+    if !known_worth && !(on & !played).iter().all(settled) {
         return local_fix;
     }
     let choice_priority = match chosen {
         Some((_, v)) => priority(&v).unwrap_or((1, 0)),
-        None if settled(choice) => (1, 0),
-        None => return local_fix,
+        None if matches!(choice, Move::Play(p) if !settled(p)) => return local_fix,
+        None => (1, 0),
     };
     let biggest = games
         .iter()
-        .filter(|g| !g.region.contains(choice))
+        .filter(|g| !chose(g))
         .filter_map(read)
         .filter_map(|(g, v)| priority(&v).map(|p| (p, g, v)))
-        .max_by_key(|(p, _, _)| *p);
+        .max_by_key(|(p, _, v)| (*p, v.threat));
     match biggest {
         Some((p, _, v)) if p > choice_priority => {
             log::debug!(
@@ -336,7 +344,8 @@ mod tests {
         let board = game.board();
         let size = board.size();
         let c9 = size.parse_point("C9").unwrap();
-        let play = |color| endgame_move(&game, color, c9, settled_ownership(board), None);
+        let play =
+            |color| endgame_move(&game, color, Move::Play(c9), settled_ownership(board), None);
         assert_eq!(
             play(Color::Black).map(|p| size.name(p)).as_deref(),
             Some("B1")
@@ -345,7 +354,8 @@ mod tests {
             play(Color::White).map(|p| size.name(p)).as_deref(),
             Some("B2")
         );
-        // With a point elsewhere still open, the search's move in its own game stands.
+        // With a point elsewhere still open, a move the reading can value (one in a game,
+        // or a pass) still gives way to the bigger game; a move in the open stands.
         let e6 = size.parse_point("E6").unwrap();
         let unsettled = |p: Point| {
             if p == e6 {
@@ -354,9 +364,16 @@ mod tests {
                 settled_ownership(board)(p)
             }
         };
+        let b1 = size.parse_point("B1").ok();
+        for choice in [Move::Play(c9), Move::Pass] {
+            assert_eq!(
+                endgame_move(&game, Color::Black, choice, unsettled, None),
+                b1
+            );
+        }
         assert_eq!(
-            endgame_move(&game, Color::Black, c9, unsettled, None),
-            Some(c9)
+            endgame_move(&game, Color::Black, Move::Play(e6), unsettled, None),
+            None
         );
     }
 }
