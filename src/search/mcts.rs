@@ -141,7 +141,7 @@ impl Context<'_> {
                 terminal = Some(self.black_result(margin, &mut w.rng));
                 break;
             }
-            let children = match tree.children(node) {
+            let (first, children) = match tree.child_nodes(node) {
                 Some(c) => c,
                 None => {
                     let ripe = node == ROOT || tree.node(node).visits() >= self.expand_after;
@@ -161,22 +161,23 @@ impl Context<'_> {
                     };
                     expansion.children(&mut w.children, &mut w.strengths);
                     tree.finish_expansion(node, &w.children);
-                    match tree.children(node) {
+                    match tree.child_nodes(node) {
                         Some(c) => c,
                         None => break,
                     }
                 }
             };
-            let mut best = children.start;
+            let mut best = 0;
             let mut best_value = f32::NEG_INFINITY;
-            for c in children {
-                let v = tree.node(c).rave_value(self.rave_k);
+            for (k, child) in children.iter().enumerate() {
+                let v = child.rave_value(self.rave_k);
                 if v > best_value {
                     best_value = v;
-                    best = c;
+                    best = k;
                 }
             }
-            let mv = tree.node(best).mv();
+            let mv = children[best].mv();
+            let best = first + best as u32;
             before = last;
             if mv == PASS {
                 board.clear_ko();
@@ -258,17 +259,17 @@ impl Context<'_> {
                 w.first_index[p.index()] = d as u16;
             }
             let to_move = mover.opponent();
-            if let Some(children) = tree.children(node) {
+            if let Some((_, children)) = tree.child_nodes(node) {
                 let code = to_move.index() as u8 + 1;
                 let halves = halves_for(to_move);
                 for child in children {
-                    let mv = tree.node(child).mv() as usize;
+                    let mv = child.mv() as usize;
                     if mv != PASS as usize && w.first_player[mv] == code {
                         let weight = match self.amaf_distance {
                             0 => 1,
                             distance => amaf_weight(distance, w.first_index[mv] as usize, d, len),
                         };
-                        tree.node(child).record_amaf(halves, weight);
+                        child.record_amaf(halves, weight);
                     }
                 }
             }

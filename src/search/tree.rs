@@ -238,6 +238,19 @@ impl Tree {
         }
     }
 
+    /// The children of `i` as one slice (a block never straddles chunks), with the first
+    /// one's index: the selection and the AMAF update walk them without a chunk lookup
+    /// per child.
+    #[inline]
+    pub fn child_nodes(&self, i: u32) -> Option<(u32, &[Node])> {
+        let range = self.children(i)?;
+        let chunk = self.chunks[(range.start >> CHUNK_BITS) as usize]
+            .get()
+            .expect("allocated chunk");
+        let start = range.start as usize & (CHUNK - 1);
+        Some((range.start, &chunk[start..start + range.len()]))
+    }
+
     /// Claims the right to expand leaf `i`; false when another thread has it or did it.
     pub fn try_begin_expansion(&self, i: u32) -> bool {
         self.node(i)
