@@ -142,7 +142,12 @@ pub fn endgame_move(
     ownership: impl Fn(Point) -> f32,
     deadline: Option<Instant>,
 ) -> Option<Point> {
-    let chose = |g: &LocalGame| matches!(choice, Move::Play(p) if g.region.contains(p));
+    // The search's move when it lies in game `g`.
+    let candidate_in = |g: &LocalGame| match choice {
+        Move::Play(p) if g.region.contains(p) => Some(p),
+        _ => None,
+    };
+    let chose = |g: &LocalGame| candidate_in(g).is_some();
     let board = game.board();
     let size = board.size();
     let on = board.on_board();
@@ -174,11 +179,7 @@ pub fn endgame_move(
         })
         .collect();
     let read = |g: &LocalGame| {
-        let candidate = match choice {
-            Move::Play(p) if g.region.contains(p) => Some(p),
-            _ => None,
-        };
-        let verdict = eye_space::read_game(board, g, color, candidate, counting, deadline);
+        let verdict = eye_space::read_game(board, g, color, candidate_in(g), counting, deadline);
         log::debug!(
             "game {} enclosing {} ({:?}): {:?}",
             g.region.vertex_names(size),

@@ -502,16 +502,15 @@ fn owed_moves(game: &Game, judgement: &Judgement, color: Color) -> Bitboard {
                 continue;
             }
             for l in libs.iter().filter(|&l| l != d) {
-                let captives: Vec<Point> = board
-                    .neighbour_points(l)
-                    .into_iter()
-                    .filter(|&n| dead_theirs.contains(n))
-                    .collect();
-                if !captives.is_empty() {
-                    for captive in captives {
+                // Next to dead stones: a race that ends only by taking them.
+                let mut captures = false;
+                for captive in board.neighbour_points(l).into_iter() {
+                    if dead_theirs.contains(captive) {
                         owed |= board.chain_liberties(captive);
+                        captures = true;
                     }
-                } else if safe_to_play(game, l, color) {
+                }
+                if !captures && safe_to_play(game, l, color) {
                     owed.insert(l);
                 }
             }

@@ -167,17 +167,17 @@ impl Context<'_> {
                     }
                 }
             };
-            let mut best = 0;
+            let mut best_k = 0;
             let mut best_value = f32::NEG_INFINITY;
             for (k, child) in children.iter().enumerate() {
                 let v = child.rave_value(self.rave_k);
                 if v > best_value {
                     best_value = v;
-                    best = k;
+                    best_k = k;
                 }
             }
-            let mv = children[best].mv();
-            let best = first + best as u32;
+            let mv = children[best_k].mv();
+            let best = first + best_k as u32;
             before = last;
             if mv == PASS {
                 board.clear_ko();

@@ -199,10 +199,15 @@ impl Tree {
 
     #[inline]
     pub fn node(&self, i: u32) -> &Node {
-        let chunk = self.chunks[(i >> CHUNK_BITS) as usize]
+        &self.chunk_of(i)[i as usize & (CHUNK - 1)]
+    }
+
+    /// The chunk that holds node `i`.
+    #[inline]
+    fn chunk_of(&self, i: u32) -> &[Node] {
+        self.chunks[(i >> CHUNK_BITS) as usize]
             .get()
-            .expect("allocated chunk");
-        &chunk[i as usize & (CHUNK - 1)]
+            .expect("allocated chunk")
     }
 
     /// Nodes handed out so far.
@@ -265,11 +270,11 @@ impl Tree {
     #[inline]
     pub fn child_nodes(&self, i: u32) -> Option<(u32, &[Node])> {
         let range = self.children(i)?;
-        let chunk = self.chunks[(range.start >> CHUNK_BITS) as usize]
-            .get()
-            .expect("allocated chunk");
         let start = range.start as usize & (CHUNK - 1);
-        Some((range.start, &chunk[start..start + range.len()]))
+        Some((
+            range.start,
+            &self.chunk_of(range.start)[start..start + range.len()],
+        ))
     }
 
     /// Claims the right to expand leaf `i`; false when another thread has it or did it.
