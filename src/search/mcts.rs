@@ -169,8 +169,9 @@ impl Context<'_> {
             };
             let mut best_k = 0;
             let mut best_value = f32::NEG_INFINITY;
+            let inv_rave_k = 1.0 / self.rave_k;
             for (k, child) in children.iter().enumerate() {
-                let v = child.rave_value(self.rave_k);
+                let v = child.rave_value(inv_rave_k);
                 if v > best_value {
                     best_value = v;
                     best_k = k;

@@ -336,16 +336,25 @@ fn extension_is_hopeless(board: &Board, lib: Point, other: Point, color: Color) 
 }
 
 /// A few candidate points, deduplicated, on the stack.
-#[derive(Default)]
 struct Candidates {
-    points: [Option<Point>; 16],
+    points: [Point; 16],
     len: usize,
+}
+
+impl Default for Candidates {
+    fn default() -> Candidates {
+        // The slots past `len` are never read: any point fills them.
+        Candidates {
+            points: [Point::from_index(0); 16],
+            len: 0,
+        }
+    }
 }
 
 impl Candidates {
     fn push(&mut self, p: Point) {
-        if self.len < self.points.len() && !self.points[..self.len].contains(&Some(p)) {
-            self.points[self.len] = Some(p);
+        if self.len < self.points.len() && !self.points[..self.len].contains(&p) {
+            self.points[self.len] = p;
             self.len += 1;
         }
     }
@@ -363,10 +372,7 @@ impl Candidates {
         let n = self.len;
         self.len = 0;
         for (w, &p) in weights.iter_mut().zip(&self.points[..n]) {
-            if let Some(p) = p
-                && board.is_legal(p, color, suicide)
-                && !board.is_true_eye(p, color)
-            {
+            if board.is_legal(p, color, suicide) && !board.is_true_eye(p, color) {
                 *w = weight(p);
             }
         }
@@ -378,7 +384,7 @@ impl Candidates {
         let mut chosen = None;
         for (&w, &p) in weights.iter().zip(self.points[..n].iter()) {
             if w > 0.0 {
-                chosen = p;
+                chosen = Some(p);
                 x -= w;
                 if x <= 0.0 {
                     break;
@@ -389,7 +395,23 @@ impl Candidates {
     }
 
     /// A uniformly random legal candidate (emptied afterwards either way).
+    #[inline]
     fn pick(
+        &mut self,
+        board: &Board,
+        color: Color,
+        suicide: Suicide,
+        rng: &mut Pcg32,
+    ) -> Option<Point> {
+        // Most moves reach a heuristic with no candidate: no call for them.
+        if self.len == 0 {
+            return None;
+        }
+        self.pick_among(board, color, suicide, rng)
+    }
+
+    #[inline(never)]
+    fn pick_among(
         &mut self,
         board: &Board,
         color: Color,
@@ -398,7 +420,7 @@ impl Candidates {
     ) -> Option<Point> {
         while self.len > 0 {
             let i = rng.random_range(0..self.len as u32) as usize;
-            let p = self.points[i].expect("filled slot");
+            let p = self.points[i];
             if board.color_at(p).is_none()
                 && board.is_playable_in(board.stride(), p, color, suicide)
             {
@@ -416,10 +438,11 @@ impl Candidates {
 /// 6 points, touches stones of one colour only, and one point has strictly more
 /// neighbours inside the region than any other (straight three: the middle; bent three:
 /// the corner; pyramid four, bulky five, crossed five, rabbity six: the centre).
+#[inline]
 pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
-    const MAX: usize = 6;
     // From the start point's neighbour counts (one load): a point with no empty neighbour
-    // is a region of one, and one touching both colours borders no nakade.
+    // is a region of one, and one touching both colours borders no nakade. Inline: most
+    // calls end here.
     let empties = board.empty_neighbours(start);
     let black = board.neighbours_of_color_or_edge(start, Color::Black);
     let white = board.neighbours_of_color_or_edge(start, Color::White);
@@ -427,6 +450,14 @@ pub fn nakade_vital_point(board: &Board, start: Point) -> Option<Point> {
     if empties == 0 || (black > edges && white > edges) {
         return None;
     }
+    nakade_region_vital_point(board, start, empties)
+}
+
+/// [`nakade_vital_point`] past its first test, `empties` being the start's empty
+/// neighbours.
+#[inline(never)]
+fn nakade_region_vital_point(board: &Board, start: Point, empties: u32) -> Option<Point> {
+    const MAX: usize = 6;
     // A lower bound on the region from the empty counts of the start's empty neighbours:
     // their empty neighbours other than the start lie two steps away, and only a diagonal
     // of the start can be counted twice, at most once per perpendicular pair of them. In

@@ -89,23 +89,25 @@ impl Node {
 
     /// The selection value for the mover: Monte-Carlo mean with priors and virtual losses,
     /// blended with the AMAF mean by β = ñ / (ñ + n + n·ñ/k) (Pachi's and Gelly–Silver's
-    /// schedule); no exploration term, as the priors and RAVE explore.
+    /// schedule); no exploration term, as the priors and RAVE explore. `inv_k` is 1 / k.
+    ///
+    /// (1 − β)·w/n + β·ã/ñ with c = 1 + ñ/k is (w·c + ã) / (ñ + n·c): one division per
+    /// child instead of four, on the search's hottest loop.
     #[inline]
-    pub fn rave_value(&self, k: f32) -> f32 {
+    pub fn rave_value(&self, inv_k: f32) -> f32 {
         let n = (self.prior_visits.load(Ordering::Relaxed)
             + self.visits.load(Ordering::Relaxed)
             + self.in_flight.load(Ordering::Relaxed)) as f32;
         let w = (self.prior_half_wins.load(Ordering::Relaxed)
             + self.half_wins.load(Ordering::Relaxed)) as f32
             * 0.5;
-        let mc = if n > 0.0 { w / n } else { 0.5 };
         let an = self.amaf_visits.load(Ordering::Relaxed) as f32;
         if an == 0.0 {
-            return mc;
+            return if n > 0.0 { w / n } else { 0.5 };
         }
         let aw = self.amaf_half_wins.load(Ordering::Relaxed) as f32 * 0.5;
-        let beta = an / (an + n + n * an / k);
-        (1.0 - beta) * mc + beta * (aw / an)
+        let c = 1.0 + an * inv_k;
+        (w * c + aw) / (an + n * c)
     }
 
     #[inline]
@@ -357,6 +359,8 @@ impl Drop for Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg32;
 
     fn spec(mv: u16, visits: u32, half_wins: u32) -> ChildSpec {
         ChildSpec {
@@ -387,18 +391,56 @@ mod tests {
         tree.try_begin_expansion(ROOT);
         tree.finish_expansion(ROOT, &[spec(5, 10, 10)]);
         let c = tree.node(tree.children(ROOT).unwrap().start);
-        assert_eq!(c.rave_value(3000.0), 0.5);
+        assert_eq!(c.rave_value(1.0 / 3000.0), 0.5);
         for _ in 0..100 {
             c.record_amaf(2, 1);
         }
         // Many AMAF wins, few real visits: the value moves most of the way to 1.
-        assert!(c.rave_value(3000.0) > 0.85);
+        assert!(c.rave_value(1.0 / 3000.0) > 0.85);
         for _ in 0..10_000 {
             c.add_in_flight();
             c.record(0);
         }
         // Many real losses: the Monte-Carlo mean dominates.
-        assert!(c.rave_value(3000.0) < 0.1);
+        assert!(c.rave_value(1.0 / 3000.0) < 0.1);
+    }
+
+    #[test]
+    fn the_one_division_rave_value_agrees_with_the_textbook_blend() {
+        let mut rng = Pcg32::seed_from_u64(7);
+        let tree = Tree::new(100);
+        tree.try_begin_expansion(ROOT);
+        tree.finish_expansion(ROOT, &[spec(5, 0, 0)]);
+        let c = tree.node(tree.children(ROOT).unwrap().start);
+        for _ in 0..2_000 {
+            let (n, an) = (rng.random_range(0..5_000u32), rng.random_range(0..5_000u32));
+            let (half_wins, amaf_half_wins) =
+                (rng.random_range(0..=2 * n), rng.random_range(0..=2 * an));
+            for (field, value) in [
+                (&c.visits, n),
+                (&c.half_wins, half_wins),
+                (&c.amaf_visits, an),
+                (&c.amaf_half_wins, amaf_half_wins),
+            ] {
+                field.store(value, Ordering::Relaxed);
+            }
+            let k = 3000.0f64;
+            let (n, w, an, aw) = (
+                n as f64,
+                half_wins as f64 / 2.0,
+                an as f64,
+                amaf_half_wins as f64 / 2.0,
+            );
+            let mc = if n > 0.0 { w / n } else { 0.5 };
+            let textbook = if an == 0.0 {
+                mc
+            } else {
+                let beta = an / (an + n + n * an / k);
+                (1.0 - beta) * mc + beta * (aw / an)
+            };
+            let fast = c.rave_value(1.0 / 3000.0) as f64;
+            assert!((fast - textbook).abs() < 1e-5, "{fast} vs {textbook}");
+        }
     }
 
     #[test]
