@@ -251,9 +251,14 @@ impl PlayoutPolicy {
     /// larger than `self_atari_max_stones`.
     #[inline]
     pub fn is_bad_self_atari(&self, board: &Board, p: Point, color: Color) -> bool {
-        if !self.avoid_self_atari || board.empty_neighbours(p) >= 2 {
-            return false;
-        }
+        // Inline: most points have two empty neighbours and end here.
+        self.avoid_self_atari
+            && board.empty_neighbours(p) < 2
+            && self.is_bad_self_atari_without_two_empties(board, p, color)
+    }
+
+    #[inline(never)]
+    fn is_bad_self_atari_without_two_empties(&self, board: &Board, p: Point, color: Color) -> bool {
         if board.liberties_after(p, color, 2) >= 2 {
             return false;
         }
