@@ -3,7 +3,7 @@
 //! Monte-Carlo, RAVE and prior statistics per node.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Move code of a pass (points are mailbox indices, never 0).
@@ -25,11 +25,12 @@ const CYCLE: u32 = 1 << 16;
 pub struct Node {
     /// Move code (low 16 bits) and flags.
     info: AtomicU32,
-    visits: AtomicU32,
-    /// Results for the player who made the move: 2 a win, 1 a draw or no result.
-    half_wins: AtomicU32,
-    amaf_visits: AtomicU32,
-    amaf_half_wins: AtomicU32,
+    /// Visits (low 32 bits) and their results for the player who made the move (high 32
+    /// bits; 2 a win, 1 a draw or no result): one word, so that a visit is recorded by one
+    /// atomic addition, not two.
+    stats: AtomicU64,
+    /// AMAF visits and results, packed likewise.
+    amaf: AtomicU64,
     prior_visits: AtomicU32,
     prior_half_wins: AtomicU32,
     /// Descents in progress through this node (each counts as a loss: virtual loss).
@@ -60,16 +61,16 @@ impl Node {
 
     #[inline]
     pub fn visits(&self) -> u32 {
-        self.visits.load(Ordering::Relaxed)
+        unpack(self.stats.load(Ordering::Relaxed)).0
     }
 
     /// The mover's win rate from playouts alone (0.5 before any).
     pub fn win_rate(&self) -> f32 {
-        let n = self.visits();
+        let (n, half_wins) = unpack(self.stats.load(Ordering::Relaxed));
         if n == 0 {
             0.5
         } else {
-            self.half_wins.load(Ordering::Relaxed) as f32 / (2.0 * n as f32)
+            half_wins as f32 / (2.0 * n as f32)
         }
     }
 
@@ -95,17 +96,17 @@ impl Node {
     /// child instead of four, on the search's hottest loop.
     #[inline]
     pub fn rave_value(&self, inv_k: f32) -> f32 {
+        let (visits, half_wins) = unpack(self.stats.load(Ordering::Relaxed));
         let n = (self.prior_visits.load(Ordering::Relaxed)
-            + self.visits.load(Ordering::Relaxed)
+            + visits
             + self.in_flight.load(Ordering::Relaxed)) as f32;
-        let w = (self.prior_half_wins.load(Ordering::Relaxed)
-            + self.half_wins.load(Ordering::Relaxed)) as f32
-            * 0.5;
-        let an = self.amaf_visits.load(Ordering::Relaxed) as f32;
+        let w = (self.prior_half_wins.load(Ordering::Relaxed) + half_wins) as f32 * 0.5;
+        let (amaf_visits, amaf_half_wins) = unpack(self.amaf.load(Ordering::Relaxed));
+        let an = amaf_visits as f32;
         if an == 0.0 {
             return if n > 0.0 { w / n } else { 0.5 };
         }
-        let aw = self.amaf_half_wins.load(Ordering::Relaxed) as f32 * 0.5;
+        let aw = amaf_half_wins as f32 * 0.5;
         let c = 1.0 + an * inv_k;
         (w * c + aw) / (an + n * c)
     }
@@ -118,32 +119,40 @@ impl Node {
     /// Records a finished descent: one visit with `half_wins` for the mover.
     #[inline]
     pub fn record(&self, half_wins: u32) {
-        self.visits.fetch_add(1, Ordering::Relaxed);
-        self.half_wins.fetch_add(half_wins, Ordering::Relaxed);
+        self.stats.fetch_add(pack(1, half_wins), Ordering::Relaxed);
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Records an AMAF result of `half_wins` (of 2) for the mover, counted `weight` times.
     #[inline]
     pub fn record_amaf(&self, half_wins: u32, weight: u32) {
-        self.amaf_visits.fetch_add(weight, Ordering::Relaxed);
-        self.amaf_half_wins
-            .fetch_add(half_wins * weight, Ordering::Relaxed);
+        self.amaf
+            .fetch_add(pack(weight, half_wins * weight), Ordering::Relaxed);
     }
 
     fn copy_stats_from(&self, other: &Node) {
         for (to, from) in [
             (&self.info, &other.info),
-            (&self.visits, &other.visits),
-            (&self.half_wins, &other.half_wins),
-            (&self.amaf_visits, &other.amaf_visits),
-            (&self.amaf_half_wins, &other.amaf_half_wins),
             (&self.prior_visits, &other.prior_visits),
             (&self.prior_half_wins, &other.prior_half_wins),
         ] {
             to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
         }
+        for (to, from) in [(&self.stats, &other.stats), (&self.amaf, &other.amaf)] {
+            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
     }
+}
+
+/// Visits and half-wins in one word (visits low): neither count reaches 2^32 in a search.
+#[inline]
+fn pack(visits: u32, half_wins: u32) -> u64 {
+    u64::from(visits) | u64::from(half_wins) << 32
+}
+
+#[inline]
+fn unpack(word: u64) -> (u32, u32) {
+    (word as u32, (word >> 32) as u32)
 }
 
 /// Chunks of dropped trees, kept for the trees to come: the memory the process holds for
@@ -416,14 +425,8 @@ mod tests {
             let (n, an) = (rng.random_range(0..5_000u32), rng.random_range(0..5_000u32));
             let (half_wins, amaf_half_wins) =
                 (rng.random_range(0..=2 * n), rng.random_range(0..=2 * an));
-            for (field, value) in [
-                (&c.visits, n),
-                (&c.half_wins, half_wins),
-                (&c.amaf_visits, an),
-                (&c.amaf_half_wins, amaf_half_wins),
-            ] {
-                field.store(value, Ordering::Relaxed);
-            }
+            c.stats.store(pack(n, half_wins), Ordering::Relaxed);
+            c.amaf.store(pack(an, amaf_half_wins), Ordering::Relaxed);
             let k = 3000.0f64;
             let (n, w, an, aw) = (
                 n as f64,
