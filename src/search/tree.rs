@@ -144,7 +144,8 @@ impl Node {
     }
 }
 
-/// Visits and half-wins in one word (visits low): neither count reaches 2^32 in a search.
+/// Visits and half-wins in one word (visits low). Half-wins are at most twice the visits,
+/// so both fit while a node has fewer than 2^31 visits, far beyond any search.
 #[inline]
 fn pack(visits: u32, half_wins: u32) -> u64 {
     u64::from(visits) | u64::from(half_wins) << 32
