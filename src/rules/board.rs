@@ -94,6 +94,19 @@ const fn count_one(code: u8) -> u16 {
     1 << (4 * code as u32)
 }
 
+/// The [`Board::neighbour_key`] of a point whose four neighbours hold the cell codes
+/// `codes` (0 black, 1 white, 2 empty, 3 off the board, as in
+/// [`Board::neighbourhood_code`]).
+pub fn neighbour_key_of(codes: [u8; 4]) -> u16 {
+    codes
+        .iter()
+        .map(|&code| match code {
+            OFF => count_one(0) + count_one(1),
+            code => count_one(code),
+        })
+        .sum()
+}
+
 /// Whether multi-stone suicide is a legal move (it is under `new_zealand` and `tromp-taylor`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Suicide {
@@ -204,15 +217,8 @@ impl Board {
             board.empty_len += 1;
         }
         for p in size.all_points() {
-            let mut counts = 0;
-            for q in board.neighbours(p.index()) {
-                counts += if board.cells[q] == OFF {
-                    count_one(0) + count_one(1)
-                } else {
-                    count_one(EMPTY)
-                };
-            }
-            board.neighbour_counts[p.index()] = counts;
+            let cells = board.neighbours(p.index()).map(|q| board.cells[q]);
+            board.neighbour_counts[p.index()] = neighbour_key_of(cells);
         }
         board
     }
@@ -353,16 +359,27 @@ impl Board {
         self.neighbours(p.index()).map(Point::from_index)
     }
 
-    /// The four diagonal neighbours of `p` (guard cells included).
+    /// The eight points around `p`: its orthogonal neighbours, then its diagonal ones
+    /// (guard cells included). One array: a chained iterator tests which half it is in at
+    /// every step.
     #[inline]
-    pub fn diagonal_points(&self, p: Point) -> [Point; 4] {
-        self.diagonals(p.index()).map(Point::from_index)
+    pub fn points_around(&self, p: Point) -> [Point; 8] {
+        let [a, b, c, d] = self.neighbours(p.index());
+        let [e, f, g, h] = self.diagonals(p.index());
+        [a, b, c, d, e, f, g, h].map(Point::from_index)
     }
 
     /// How many of `p`'s four neighbours hold a stone of `color` or are off the board.
     #[inline]
     pub fn neighbours_of_color_or_edge(&self, p: Point, color: Color) -> u32 {
         neighbour_count(self.neighbour_counts[p.index()], color as u8) as u32
+    }
+
+    /// `p`'s neighbour counters as one 12-bit key: black, white and empty neighbours, four
+    /// bits each, a point off the board counted as both colours ([`neighbour_key_of`]).
+    #[inline]
+    pub fn neighbour_key(&self, p: Point) -> u16 {
+        self.neighbour_counts[p.index()]
     }
 
     /// How many of `p`'s neighbours are empty.
@@ -431,8 +448,10 @@ impl Board {
         if self.cells[i] >= EMPTY {
             return None;
         }
+        // Two empty neighbours of this stone are two liberties; more than four
+        // pseudo-liberties are at least two (one liberty touches at most four stones).
         let id = self.chain[i] as usize;
-        if self.liberties[id] > 4 {
+        if neighbour_count(self.neighbour_counts[i], EMPTY) >= 2 || self.liberties[id] > 4 {
             return None;
         }
         let mut liberty = 0;
@@ -531,6 +550,11 @@ impl Board {
         let i = p.index();
         let mut found = [0usize; 8];
         let limit = limit.min(found.len());
+        // p's empty neighbours are liberties of the new chain: no walk when they reach the
+        // limit.
+        if usize::from(neighbour_count(self.neighbour_counts[i], EMPTY)) >= limit {
+            return limit;
+        }
         let mut n = 0;
         let mut add = |r: usize, n: &mut usize| {
             if *n < limit && r != i && !found[..*n].contains(&r) {

@@ -14,7 +14,9 @@ mod score;
 mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::{Board, Cell, FixedStride, IllegalMove, RuntimeStride, Stride, Suicide};
+pub use board::{
+    Board, Cell, FixedStride, IllegalMove, RuntimeStride, Stride, Suicide, neighbour_key_of,
+};
 pub use color::{ByColor, Color};
 pub use diagram::{DiagramError, parse_diagram, to_diagram};
 pub use game::{CannotUndo, Game, PlayOutcome};

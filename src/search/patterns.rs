@@ -1,7 +1,7 @@
 //! 3x3 playout patterns (MoGo's hane, cut and edge shapes) as a 65,536-entry table over
 //! the eight neighbours of a point, built once from readable pattern sources.
 
-use crate::rules::{Board, Point};
+use crate::rules::{Board, Point, neighbour_key_of};
 
 /// The shapes, centre = the candidate move. `X` and `O` are stones of the two colours
 /// (every pattern also matches with the colours swapped, and in all eight orientations),
@@ -39,6 +39,10 @@ const SOURCES: [[&str; 3]; 13] = [
 /// A set of 3x3 neighbourhood codes ([`Board::neighbourhood_code`]) that match a pattern.
 pub struct PatternTable {
     bits: Box<[u64; 1024]>,
+    /// The [`Board::neighbour_key`]s of the matching codes: one load rules out most points
+    /// before their eight cells are read (an open point, four empty neighbours, matches
+    /// no shape).
+    keys: [u64; 64],
 }
 
 impl PatternTable {
@@ -46,6 +50,7 @@ impl PatternTable {
     pub fn mogo() -> PatternTable {
         let mut table = PatternTable {
             bits: Box::new([0; 1024]),
+            keys: [0; 64],
         };
         for source in SOURCES {
             let cells: Vec<char> = source.iter().flat_map(|row| row.chars()).collect();
@@ -62,7 +67,9 @@ impl PatternTable {
     /// Whether the neighbourhood of `p` matches a pattern.
     #[inline]
     pub fn matches(&self, board: &Board, p: Point) -> bool {
-        self.contains(board.neighbourhood_code(p))
+        let key = usize::from(board.neighbour_key(p));
+        self.keys[(key >> 6) & 63] >> (key & 63) & 1 != 0
+            && self.contains(board.neighbourhood_code(p))
     }
 
     #[inline]
@@ -82,6 +89,9 @@ impl PatternTable {
                     code | cell_code(c) << (2 * slot)
                 });
             self.bits[code as usize >> 6] |= 1 << (code & 63);
+            // The orthogonal neighbours: slots N, W, E, S of the code.
+            let key = neighbour_key_of([1, 3, 4, 6].map(|slot| (code >> (2 * slot) & 3) as u8));
+            self.keys[usize::from(key) >> 6] |= 1 << (key & 63);
             return;
         };
         let choices: &[char] = match grid[k] {
@@ -211,6 +221,38 @@ mod tests {
              . . . . .",
             "C2"
         ));
+    }
+
+    #[test]
+    fn the_neighbour_key_rules_out_only_codes_that_match_no_shape() {
+        use crate::rules::{BoardSize, Color, Suicide};
+        use crate::search::playout::random_light_move;
+        use rand::SeedableRng;
+        let table = PatternTable::mogo();
+        let (mut matched, mut ruled_out) = (0, 0);
+        for seed in 0..40 {
+            let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
+            let mut board = Board::new(BoardSize::NINE);
+            let mut color = Color::Black;
+            for _ in 0..60 {
+                for p in board.empty_points().iter() {
+                    let by_code = table.contains(board.neighbourhood_code(p));
+                    assert_eq!(table.matches(&board, p), by_code, "seed {seed}");
+                    matched += usize::from(by_code);
+                    let key = usize::from(board.neighbour_key(p));
+                    ruled_out += usize::from(table.keys[key >> 6] >> (key & 63) & 1 == 0);
+                }
+                match random_light_move(&mut board, color, Suicide::Forbidden, &mut rng) {
+                    Some(p) => {
+                        board.play_unchecked(p, color);
+                    }
+                    None => board.clear_ko(),
+                }
+                color = color.opponent();
+            }
+        }
+        // Both sides of the filter were exercised.
+        assert!(matched > 1000 && ruled_out > 1000, "{matched} {ruled_out}");
     }
 
     #[test]

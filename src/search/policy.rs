@@ -101,7 +101,7 @@ impl PlayoutPolicy {
                 }
             }
             if self.nakade {
-                for e in board.neighbour_points(last) {
+                for &e in &board.neighbour_points(last) {
                     if board.cell(e) == Cell::Empty
                         && let Some(vital) = nakade_vital_point(board, e)
                     {
@@ -113,11 +113,7 @@ impl PlayoutPolicy {
                 }
             }
             if self.patterns {
-                let around = board
-                    .neighbour_points(last)
-                    .into_iter()
-                    .chain(board.diagonal_points(last));
-                for q in around {
+                for &q in &board.points_around(last) {
                     if board.cell(q) == Cell::Empty
                         && self.table.matches(board, q)
                         && !self.is_bad_self_atari(board, q, color)
@@ -142,7 +138,7 @@ impl PlayoutPolicy {
     /// Counter-captures and liberty-gaining extensions for own chains next to `last` that
     /// are in atari.
     fn escapes(&self, board: &Board, color: Color, last: Point, out: &mut Candidates) {
-        for n in board.neighbour_points(last) {
+        for &n in &board.neighbour_points(last) {
             if board.cell(n) != Cell::Stone(color) {
                 continue;
             }
@@ -150,7 +146,7 @@ impl PlayoutPolicy {
                 continue;
             };
             for stone in board.chain_stones(n).iter() {
-                for q in board.neighbour_points(stone) {
+                for &q in &board.neighbour_points(stone) {
                     if board.cell(q) == Cell::Stone(color.opponent())
                         && let Some(capture) = board.atari_liberty(q)
                     {
@@ -181,7 +177,7 @@ impl PlayoutPolicy {
         }
         let mut seen = [last; 4];
         let mut n = 0;
-        for q in board.neighbour_points(last) {
+        for &q in &board.neighbour_points(last) {
             if board.cell(q) != Cell::Stone(color)
                 || seen[..n].iter().any(|&s| board.same_chain(s, q))
             {
@@ -198,7 +194,7 @@ impl PlayoutPolicy {
             self.fill_a_liberty(board, q, libs, color, suicide, out);
             // Counter-attack: capture or atari a chain that presses ours.
             for stone in board.chain_stones(q).iter() {
-                for r in board.neighbour_points(stone) {
+                for &r in &board.neighbour_points(stone) {
                     if board.cell(r) != Cell::Stone(color.opponent()) {
                         continue;
                     }
@@ -265,7 +261,7 @@ impl PlayoutPolicy {
         let mut stones = 1;
         let mut seen = [p; 4]; // p is empty: in no chain
         let mut n = 0;
-        for q in board.neighbour_points(p) {
+        for &q in &board.neighbour_points(p) {
             if board.cell(q) == Cell::Stone(color)
                 && !seen[..n].iter().any(|&s| board.same_chain(s, q))
             {
@@ -468,7 +464,7 @@ fn nakade_region_vital_point(board: &Board, start: Point, empties: u32) -> Optio
     // of the start can be counted twice, at most once per perpendicular pair of them. In
     // open areas this rules out a nakade without the walk.
     let mut second_ring = 0;
-    for q in board.neighbour_points(start) {
+    for &q in &board.neighbour_points(start) {
         if board.cell(q) == Cell::Empty {
             second_ring += board.empty_neighbours(q) - 1;
         }
@@ -477,7 +473,7 @@ fn nakade_region_vital_point(board: &Board, start: Point, empties: u32) -> Optio
     if 1 + empties + second_ring > MAX as u32 + PERPENDICULAR_PAIRS[empties as usize] {
         return None;
     }
-    let mut region = [start; MAX + 1];
+    let mut region = [start; MAX];
     // Membership in a bitboard, not a scan of the list: most calls are in open areas,
     // where the region outgrows MAX after a few points.
     let mut in_region = Bitboard::EMPTY;
@@ -488,11 +484,11 @@ fn nakade_region_vital_point(board: &Board, start: Point, empties: u32) -> Optio
     while next < len {
         let p = region[next];
         next += 1;
-        for q in board.neighbour_points(p) {
+        for &q in &board.neighbour_points(p) {
             match board.cell(q) {
                 Cell::Empty => {
                     if !in_region.contains(q) {
-                        if len > MAX {
+                        if len == MAX {
                             return None;
                         }
                         region[len] = q;
@@ -509,7 +505,7 @@ fn nakade_region_vital_point(board: &Board, start: Point, empties: u32) -> Optio
             }
         }
     }
-    if !(3..=MAX).contains(&len) {
+    if len < 3 {
         return None;
     }
     let inside = |p: Point| {
