@@ -1,5 +1,7 @@
 //! A fixed amount of heavy-playout work (the search's playout policy), for instruction
-//! counts under callgrind, which are repeatable where wall-clock timings are not.
+//! counts under callgrind, which are repeatable where wall-clock timings are not. Every
+//! build since b7a0212 plays the same moves here, so its rate (printed last) compares
+//! builds on the same work.
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use yeoul::rules::{Board, BoardSize, Color};
@@ -23,6 +25,7 @@ fn main() {
     let mut moves = 0u64;
     // Copied per playout, as the benchmark and the search do.
     let empty = Board::new(size);
+    let start = std::time::Instant::now();
     for _ in 0..count {
         let mut board = empty;
         trace.clear();
@@ -37,5 +40,9 @@ fn main() {
         );
         moves += r.moves as u64;
     }
-    eprintln!("{count} playouts, {moves} moves");
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{count} playouts, {moves} moves in {seconds:.3} s = {:.0}/s",
+        f64::from(count) / seconds
+    );
 }

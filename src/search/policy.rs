@@ -138,8 +138,12 @@ impl PlayoutPolicy {
     /// Counter-captures and liberty-gaining extensions for own chains next to `last` that
     /// are in atari.
     fn escapes(&self, board: &Board, color: Color, last: Point, out: &mut Candidates) {
-        for &n in &board.neighbour_points(last) {
-            if board.cell(n) != Cell::Stone(color) {
+        let around = board.neighbour_points(last);
+        for (k, &n) in around.iter().enumerate() {
+            // Each chain once: a chain seen through an earlier neighbour gave its moves.
+            if board.cell(n) != Cell::Stone(color)
+                || around[..k].iter().any(|&m| board.same_chain(m, n))
+            {
                 continue;
             }
             let Some(liberty) = board.atari_liberty(n) else {
