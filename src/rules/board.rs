@@ -963,13 +963,7 @@ impl Board {
             }
         }
         for p in self.size.all_points() {
-            let mut expected = 0;
-            for q in self.neighbours(p.index()) {
-                expected += match self.cells[q] {
-                    OFF => count_one(0) + count_one(1),
-                    code => count_one(code),
-                };
-            }
+            let expected = neighbour_key_of(self.neighbours(p.index()).map(|q| self.cells[q]));
             if expected != self.neighbour_counts[p.index()] {
                 return Err(format!(
                     "neighbour counts of {} are wrong",

@@ -126,6 +126,7 @@ impl Context<'_> {
         w.trace.clear();
 
         let mut node = ROOT;
+        let inv_rave_k = 1.0 / self.rave_k;
         // Black's result when the descent ends in a terminal node: 1 win, 0.5 draw, 0 loss.
         let mut terminal: Option<f32> = None;
         loop {
@@ -169,7 +170,6 @@ impl Context<'_> {
             };
             let mut best_k = 0;
             let mut best_value = f32::NEG_INFINITY;
-            let inv_rave_k = 1.0 / self.rave_k;
             for (k, child) in children.iter().enumerate() {
                 let v = child.rave_value(inv_rave_k);
                 if v > best_value {
