@@ -1,9 +1,12 @@
 //! The engine: a game, a search that keeps its tree, a level and a clock, and one method
 //! per use case (generate a move, analyse). GTP and the match runner sit on top of it.
 
+use crate::knowledge::network::Network;
+use crate::knowledge::planes::{InputPlanes, history_of_record};
 use crate::knowledge::{Model, Recent};
 use crate::referee::{self, Effort, Judgement};
 use crate::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
+use crate::search::network_priors::NetworkUse;
 use crate::search::policy::PlayoutPolicy;
 use crate::search::time::Clock;
 use crate::search::tree::Tree;
@@ -26,6 +29,8 @@ pub enum Level {
     #[default]
     Normal,
     Hard,
+    /// Full strength: the policy network on, every core, the level's or the clock's time.
+    Max,
 }
 
 /// What a level is: all of it in one struct, so levels are values.
@@ -45,6 +50,8 @@ pub struct LevelSettings {
     pub resign_below: Option<f32>,
     /// Pass first when far ahead (only when the pass is safe).
     pub pass_when_won: bool,
+    /// The policy network's priors (when the engine has a network for the board size).
+    pub network: bool,
 }
 
 /// A level's move choice: the best move, or one drawn among the moves the search found
@@ -69,13 +76,14 @@ impl Choice {
 }
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Normal, Level::Hard, Level::Max];
 
     pub fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
+            Level::Max => "max",
         }
     }
 
@@ -93,6 +101,7 @@ impl Level {
                 reads_endgame: false,
                 resign_below: None,
                 pass_when_won: false,
+                network: false,
             },
             Level::Normal => LevelSettings {
                 time: Duration::from_millis(1200),
@@ -101,6 +110,7 @@ impl Level {
                 reads_endgame: true,
                 resign_below: Some(0.08),
                 pass_when_won: true,
+                network: false,
             },
             Level::Hard => LevelSettings {
                 time: Duration::from_millis(2800),
@@ -109,6 +119,17 @@ impl Level {
                 reads_endgame: true,
                 resign_below: Some(0.08),
                 pass_when_won: true,
+                network: false,
+            },
+            // No playout cap: the time (2.8 s, --time, or the clock's share) decides.
+            Level::Max => LevelSettings {
+                time: Duration::from_millis(2800),
+                playouts: [u64::MAX; 3],
+                choice: Choice::BEST,
+                reads_endgame: true,
+                resign_below: Some(0.08),
+                pass_when_won: true,
+                network: true,
             },
         }
     }
@@ -137,7 +158,7 @@ impl FromStr for Level {
         Level::ALL
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown level {s:?} (easy, normal, hard)"))
+            .ok_or_else(|| format!("unknown level {s:?} (easy, normal, hard, max)"))
     }
 }
 
@@ -162,6 +183,10 @@ pub struct EngineConfig {
     pub resign: bool,
     /// Learned move knowledge: the search's priors and `yeoul-policy`.
     pub knowledge: Option<Arc<Model>>,
+    /// The policy network, for the levels that use it (`None`: `--no-net`).
+    pub network: Option<Arc<Network>>,
+    /// Visits a node needs before the network rates its children (the root at once).
+    pub network_threshold: u32,
     /// The search uses the hand-written priors instead of the learned ones (comparisons).
     pub hand_priors: bool,
     /// The playouts draw their 3x3 pattern move by the learned γ.
@@ -186,6 +211,8 @@ impl Default for EngineConfig {
             ponder: false,
             resign: true,
             knowledge: Model::builtin().ok(),
+            network: Network::builtin().ok(),
+            network_threshold: NETWORK_THRESHOLD,
             hand_priors: false,
             learned_playouts: false,
             two_liberty_playouts: false,
@@ -193,6 +220,9 @@ impl Default for EngineConfig {
         }
     }
 }
+
+/// Visits before a node's children get the network's priors (AlphaGo: 40).
+pub const NETWORK_THRESHOLD: u32 = 40;
 
 /// Room for what the engine holds besides its tree while it thinks: the referee's
 /// searches, GTP's lines and answers; and each thread's stack and buffers.
@@ -343,7 +373,8 @@ impl Engine {
         Engine {
             game: Game::new(size, ruleset),
             search: Search::new(playout_policy(&config))
-                .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors)),
+                .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors))
+                .with_network(config.network.clone()),
             rng: Pcg32::seed_from_u64(config.seed),
             judgement_unit_cost: INITIAL_JUDGEMENT_UNIT_COST / config.threads.max(1) as u32,
             judging: Duration::ZERO,
@@ -423,9 +454,43 @@ impl Engine {
         &mut self.clocks[color.index()]
     }
 
-    /// The learned probability of each legal move of `color` in the current position,
-    /// best first (`None` without a model).
+    /// The network, when the level uses it and it fits the board.
+    fn active_network(&self) -> Option<&Network> {
+        let network = self.config.network.as_deref()?;
+        (self.config.level.settings().network && network.board_size() == self.game.size().get())
+            .then_some(network)
+    }
+
+    /// What [`Engine::policy`] answers from: "policy network" or "learned policy".
+    pub fn policy_name(&self) -> &'static str {
+        if self.active_network().is_some() {
+            "policy network"
+        } else {
+            "learned policy"
+        }
+    }
+
+    /// The probability of each legal move of `color` in the current position, best
+    /// first: the policy network's where the level uses it, else the learned model's
+    /// (`None` with neither).
     pub fn policy(&self, color: Color) -> Option<Vec<(Point, f32)>> {
+        if let Some(network) = self.active_network() {
+            let size = self.game.size();
+            let planes = InputPlanes::encode(
+                self.game.board(),
+                color,
+                &history_of_record(self.game.record(), color),
+            );
+            let mut scratch = network.scratch(1);
+            let probabilities = network.policy(&[planes], &mut scratch);
+            let mut rated: Vec<(Point, f32)> = size
+                .all_points()
+                .map(|p| (p, probabilities[size.row_major(p)]))
+                .filter(|&(_, prob)| prob > 0.0)
+                .collect();
+            rated.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.index().cmp(&b.0.index())));
+            return Some(rated);
+        }
         let model = self.config.knowledge.as_deref()?;
         let recent = Recent::from_record(self.game.record(), color);
         Some(crate::knowledge::move_probabilities(
@@ -459,6 +524,12 @@ impl Engine {
         });
         params.amaf_distance = self.config.amaf_distance;
         params.max_nodes = tree_nodes(&self.config);
+        if self.active_network().is_some() {
+            params.network = Some(NetworkUse {
+                threshold: self.config.network_threshold,
+                inline: false,
+            });
+        }
         let mut budget = self.clock_budget(color, self.level_time());
         if self.judgement_likely(color) {
             // The arbiter's look at the end comes out of the move's time, not on top.

@@ -2,7 +2,7 @@
 //!
 //! Reading order: [`rules`] (the rules core: board, game, scoring), then [`search`]
 //! (playouts), then [`bench`] (the playout benchmark behind `yeoul bench`).
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod bench;
 pub mod engine;

@@ -8,8 +8,10 @@ use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
 use yeoul::engine::{Engine, EngineConfig, Level, TimeControl, check_memory};
 use yeoul::knowledge::Model;
+use yeoul::knowledge::network::Network;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::rules::{BoardSize, Ruleset, max_fixed_handicap};
+use yeoul::train::positions::{PositionsConfig, export as export_positions};
 use yeoul::train::{TrainConfig, evaluate, records, train};
 
 /// A handicap game's komi: half a point, so that there is no draw.
@@ -30,7 +32,8 @@ struct Cli {
 /// How the engine plays (for the GTP engine, and for yeoul's side of a match).
 #[derive(Args, Clone)]
 struct EngineOptions {
-    /// Difficulty: easy, normal or hard.
+    /// Difficulty: easy, normal, hard or max (full strength: the policy network, every
+    /// core, the time the level, --time or the clock gives).
     #[arg(long, default_value = "normal", global = true)]
     level: Level,
     /// Worker threads (default: all cores).
@@ -70,6 +73,12 @@ struct EngineOptions {
     /// A model file from `yeoul train` instead of the built-in one.
     #[arg(long, global = true)]
     model: Option<PathBuf>,
+    /// A policy network file (from training/train.py) instead of the built-in one.
+    #[arg(long, global = true, conflicts_with = "no_net")]
+    net: Option<PathBuf>,
+    /// No policy network: every level plays with the learned model's priors alone.
+    #[arg(long, global = true)]
+    no_net: bool,
     /// The hand-written priors instead of the learned model (for comparisons).
     #[arg(long, global = true)]
     hand_priors: bool,
@@ -91,6 +100,7 @@ impl EngineOptions {
     fn config(&self) -> EngineConfig {
         let mut config = EngineConfig {
             knowledge: Some(load_model(self.model.as_deref())),
+            network: (!self.no_net).then(|| load_network(self.net.as_deref())),
             hand_priors: self.hand_priors,
             learned_playouts: self.learned_playouts,
             two_liberty_playouts: self.two_liberty_playouts,
@@ -190,6 +200,30 @@ enum Command {
         cycles: usize,
         /// Validation positions to measure.
         #[arg(long, default_value_t = 200_000)]
+        validation_positions: usize,
+    },
+    /// Writes training positions for the policy network (input planes and the move
+    /// played) from SGF games (files, collections or folders): one file for training, one
+    /// for the held-out games (`training/` reads them).
+    Positions {
+        /// SGF files or folders of them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Where the training positions go.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Where the validation positions go.
+        #[arg(long)]
+        validation_out: PathBuf,
+        /// Games dated on or after this day (YYYY-MM-DD) are held out for validation
+        /// ("none": the last twentieth of the games).
+        #[arg(long, default_value = "2011-07-01")]
+        validation_from: String,
+        /// Training positions to draw (about 0.9 KB each).
+        #[arg(long, default_value_t = 1_000_000)]
+        positions: usize,
+        /// Validation positions to draw.
+        #[arg(long, default_value_t = 100_000)]
         validation_positions: usize,
     },
     /// Measures how often a model (the built-in one, or --model) predicts the moves of
@@ -350,6 +384,29 @@ fn main() {
             };
             with_threads(cli.engine.threads, || train_model(&config, &out));
         }
+        Some(Command::Positions {
+            inputs,
+            out,
+            validation_out,
+            validation_from,
+            positions,
+            validation_positions,
+        }) => {
+            let config = PositionsConfig {
+                inputs,
+                validation_from: (validation_from != "none")
+                    .then(|| date_argument(&validation_from)),
+                max_positions: positions,
+                max_validation_positions: validation_positions,
+                seed: cli.engine.seed,
+            };
+            match with_threads(cli.engine.threads, || {
+                export_positions(&config, &out, &validation_out)
+            }) {
+                Ok(report) => print!("{report}"),
+                Err(e) => fail(&e.to_string()),
+            }
+        }
         Some(Command::Predict {
             inputs,
             from,
@@ -436,6 +493,21 @@ fn load_model(path: Option<&Path>) -> Arc<Model> {
         Err(e) => match path {
             Some(p) => fail(&format!("{}: {e}", p.display())),
             None => fail(&format!("the built-in model: {e}")),
+        },
+    }
+}
+
+/// The network a run uses: `--net PATH`, else the built-in one; a bad file ends the run.
+fn load_network(path: Option<&Path>) -> Arc<Network> {
+    let loaded = match path {
+        Some(p) => Network::load(p).map(Arc::new),
+        None => Network::builtin(),
+    };
+    match loaded {
+        Ok(network) => network,
+        Err(e) => match path {
+            Some(p) => fail(&format!("{}: {e}", p.display())),
+            None => fail(&format!("the built-in network: {e}")),
         },
     }
 }

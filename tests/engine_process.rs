@@ -72,6 +72,60 @@ fn a_bad_option_prints_usage_on_stderr_and_fails() {
     }
 }
 
+#[test]
+fn a_missing_truncated_or_foreign_network_file_is_refused_at_start_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("yeoul-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tiny-net.safetensors"
+    ))
+    .unwrap();
+    let truncated = dir.join("truncated.safetensors");
+    std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    let corrupt = dir.join("corrupt.safetensors");
+    std::fs::write(&corrupt, &flipped).unwrap();
+    let foreign = concat!(env!("CARGO_MANIFEST_DIR"), "/models/yeoul.model");
+    let missing = dir.join("missing.safetensors");
+    for (path, reason) in [
+        (missing.to_str().unwrap(), "No such file"),
+        (truncated.to_str().unwrap(), "truncated"),
+        (corrupt.to_str().unwrap(), "corrupt"),
+        (foreign, "not a yeoul policy network"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_yeoul"))
+            .args(["--net", path])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path}: {stderr}");
+        assert!(out.stdout.is_empty(), "{path}: stdout belongs to GTP");
+        assert!(
+            stderr.contains(reason) && stderr.contains(path),
+            "{path}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{path}: {stderr}");
+    }
+    // A good file starts, and so does the engine without any network.
+    let tiny = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tiny-net.safetensors"
+    );
+    for args in [&["--net", tiny][..], &["--no-net"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_yeoul"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The learned model's favourite reply to Black's `first` move on 9x9 (from another
 /// process, so that the engine under test sees no command while it ponders).
 fn favourite_reply(first: &str) -> String {

@@ -306,3 +306,53 @@ fn the_gogui_policy_drawing_shades_and_labels_moves() {
     );
     assert!(answers[3].contains("gfx/Learned policy/yeoul-gfx_policy"));
 }
+
+#[test]
+fn at_level_max_the_policy_commands_answer_the_networks_probabilities() {
+    let tiny = yeoul::knowledge::network::Network::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tiny-net.safetensors"
+    )))
+    .expect("the tiny network");
+    let config = EngineConfig {
+        level: Level::Max,
+        threads: 1,
+        playouts: Some(200),
+        network: Some(std::sync::Arc::new(tiny)),
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+    let mut out = Vec::new();
+    // Black A2 takes White A1: A1 is then a suicide for White, B1 and A2 occupied.
+    let input = "play b B1\nplay w A1\nplay b Q16\nplay w B2\nplay b A2\nyeoul-policy 400\n\
+                 yeoul-gfx_policy\nyeoul-difficulty hard\nyeoul-gfx_policy\n";
+    yeoul::gtp::run(engine, Cursor::new(input.as_bytes().to_vec()), &mut out);
+    let out = String::from_utf8(out).expect("UTF-8");
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let lines: Vec<&str> = answers[5].trim_start_matches("= ").lines().collect();
+    assert_eq!(lines.len(), 361 - 4 - 1, "every legal move, no other");
+    let mut sum = 0.0;
+    let mut previous = f64::MAX;
+    for line in &lines {
+        let (vertex, p) = line.split_once(' ').expect("VERTEX PROBABILITY");
+        let p: f64 = p.parse().expect("a number");
+        assert!(
+            !["A1", "B1", "A2", "B2", "Q16"].contains(&vertex),
+            "{vertex}"
+        );
+        assert!(p <= previous);
+        previous = p;
+        sum += p;
+    }
+    assert!((sum - 1.0).abs() < 0.01, "sum {sum}");
+    assert!(
+        answers[6].contains("\nTEXT policy network: "),
+        "{}",
+        answers[6]
+    );
+    assert!(
+        answers[8].contains("\nTEXT learned policy: "),
+        "{}",
+        answers[8]
+    );
+}

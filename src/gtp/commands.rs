@@ -534,6 +534,8 @@ fn stats(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
         "memory_bytes": s.memory_bytes,
         "tree_full": s.tree_full,
         "threads": s.threads,
+        "network_evaluations": s.network_evaluations,
+        "network_dropped": s.network_dropped,
         "best": format_move(size, result.best),
         "winrate": rounded(result.win_rate, 4),
         "score_lead": rounded(result.score_lead, 2),
@@ -574,11 +576,12 @@ fn learned_policy(session: &Session) -> Result<Vec<(Point, f32)>, GtpError> {
     session
         .engine
         .policy(color)
-        .ok_or_else(|| GtpError::Other("no learned model loaded".into()))
+        .ok_or_else(|| GtpError::Other("no learned model or network loaded".into()))
 }
 
 /// `yeoul-policy [N]`: the N (20) most probable moves of the side to move under the
-/// learned model, one `VERTEX PROBABILITY` line each, best first.
+/// policy network (where the level uses it) or the learned model, one `VERTEX
+/// PROBABILITY` line each, best first.
 fn policy(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     let n = match args {
         [] => 20,
@@ -620,7 +623,8 @@ fn gfx_policy(session: &mut Session, args: &[String]) -> Result<String, GtpError
         out.push(format!("LABEL {} {:.0}", size.name(p), prob * 100.0));
     }
     out.push(format!(
-        "TEXT learned policy: {} {:.1}%",
+        "TEXT {}: {} {:.1}%",
+        session.engine.policy_name(),
         size.name(best),
         top * 100.0
     ));

@@ -1,6 +1,7 @@
 //! One simulation: descend the tree from the root on a copy of the board, expand a leaf,
 //! play out, and back the result up with AMAF (RAVE) statistics.
 
+use super::network_priors::{Evaluator, Request, history_at};
 use super::playout::{PlayoutLimits, playout};
 use super::policy::PlayoutPolicy;
 use super::priors::{Expansion, PriorWeights};
@@ -33,6 +34,10 @@ pub struct Context<'a> {
     pub score_utility: Option<super::ScoreUtility>,
     /// Learned move knowledge for the priors (`None`: hand priors).
     pub knowledge: Option<&'a crate::knowledge::Model>,
+    /// The policy network's priors for the nodes that matter (`None`: not used).
+    pub network: Option<&'a Evaluator<'a>>,
+    /// The last moves before the root, for the network's input planes.
+    pub root_history: crate::knowledge::planes::History,
 }
 
 /// Per-thread scratch: nothing here is shared, and nothing is allocated per simulation.
@@ -47,6 +52,8 @@ pub struct Worker {
     first_index: Vec<u16>,
     children: Vec<ChildSpec>,
     strengths: Vec<f32>,
+    /// Buffers for the network where it rates a node in this thread (made on first use).
+    network_scratch: Option<crate::knowledge::network::Scratch>,
     /// Sum over playouts of +1 (black) / -1 (white) ownership per mailbox cell.
     pub ownership: Vec<i32>,
     /// Sum of final margins (Black minus White, komi included).
@@ -65,6 +72,7 @@ impl Worker {
             first_index: vec![0; CELLS],
             children: Vec::with_capacity(CELLS),
             strengths: Vec::with_capacity(CELLS),
+            network_scratch: None,
             ownership: vec![0; CELLS],
             margin_sum: 0.0,
             playouts: 0,
@@ -168,6 +176,21 @@ impl Context<'_> {
                     }
                 }
             };
+            if let Some(network) = self.network {
+                let n = tree.node(node);
+                if (node == ROOT || n.visits() >= network.settings.threshold)
+                    && !n.has_network()
+                    && n.claim_network()
+                {
+                    let request = Request {
+                        node,
+                        board,
+                        color,
+                        history: history_at(&self.root_history, &w.trace),
+                    };
+                    network.submit(request, &mut w.network_scratch);
+                }
+            }
             let mut best_k = 0;
             let mut best_value = f32::NEG_INFINITY;
             for (k, child) in children.iter().enumerate() {

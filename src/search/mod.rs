@@ -2,6 +2,7 @@
 //! parallel with rayon. `Search::run` takes a game and returns values; it never prints.
 
 pub mod mcts;
+pub mod network_priors;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
@@ -10,8 +11,11 @@ pub mod time;
 pub mod tree;
 
 use crate::knowledge::Model;
+use crate::knowledge::network::Network;
+use crate::knowledge::planes::history_of_record;
 use crate::rules::{BoardSize, Color, Game, Move, Point, Scoring};
 use mcts::{Context, Worker};
+use network_priors::{Evaluator, NetworkUse};
 use policy::PlayoutPolicy;
 use priors::PriorWeights;
 use rayon::prelude::*;
@@ -51,6 +55,9 @@ pub struct SearchParams {
     /// Allow passes in the tree from the first move (the arbiter's searches start from
     /// finished positions, where a pass is often the only good move).
     pub pass_from_start: bool,
+    /// The policy network's priors (with a search that has a network for this board
+    /// size); `None`: the learned model's alone.
+    pub network: Option<NetworkUse>,
 }
 
 impl SearchParams {
@@ -69,6 +76,7 @@ impl SearchParams {
             max_nodes: 4_000_000,
             score_utility: None,
             pass_from_start: false,
+            network: None,
         }
     }
 }
@@ -110,6 +118,9 @@ pub struct SearchStats {
     /// The tree reached its share of `--max-memory` (its leaves then stay leaves).
     pub tree_full: bool,
     pub threads: usize,
+    /// Positions the policy network rated, and requests dropped for a full queue.
+    pub network_evaluations: u64,
+    pub network_dropped: u64,
 }
 
 impl SearchStats {
@@ -156,6 +167,8 @@ pub struct Search {
     policy: PlayoutPolicy,
     /// Learned move knowledge for the priors (`None`: the hand priors).
     knowledge: Option<Arc<Model>>,
+    /// The policy network, for the searches whose parameters ask for it.
+    network: Option<Arc<Network>>,
     tree: Tree,
     /// What the tree's root stands for: the game record, the side to move, and the rule
     /// set and komi its values were counted with.
@@ -167,9 +180,25 @@ impl Search {
         Search {
             policy,
             knowledge: None,
+            network: None,
             tree: Tree::new(1),
             root: None,
         }
+    }
+
+    /// The same search with a policy network for the searches that ask for it.
+    pub fn with_network(mut self, network: Option<Arc<Network>>) -> Search {
+        self.network = network;
+        self.root = None;
+        self
+    }
+
+    /// The network and how to use it, when the parameters ask and it fits the board.
+    fn network_use(&self, game: &Game, params: &SearchParams) -> Option<(&Network, NetworkUse)> {
+        let network = self.network.as_deref()?;
+        let mut settings = params.network?;
+        settings.inline |= params.deterministic;
+        (network.board_size() == game.size().get()).then_some((network, settings))
     }
 
     /// The same search with learned priors from `model` (or the hand priors with `None`).
@@ -247,10 +276,27 @@ impl Search {
         }
         self.prepare_tree(game, color, params);
         let threads = params.threads.max(1);
-        let ctx = self.context(game, color, &self.tree, params);
-        let workers = run_workers(&ctx, params, threads, stop, started, params.seed);
+        let weights = PriorWeights::for_size(game.size().get());
+        let evaluator = self
+            .network_use(game, params)
+            .map(|(network, settings)| Evaluator::new(network, &self.tree, weights, settings));
+        let ctx = self.context(game, color, &self.tree, params, evaluator.as_ref());
+        let workers = std::thread::scope(|scope| {
+            if let Some(e) = evaluator.as_ref().filter(|e| !e.settings.inline) {
+                scope.spawn(|| e.serve());
+            }
+            let workers = run_workers(&ctx, params, threads, stop, started, params.seed);
+            if let Some(e) = &evaluator {
+                e.finish();
+            }
+            workers
+        });
         let mut result = summarize(&ctx, &[&self.tree], &workers, started);
         result.stats.threads = threads;
+        if let Some(e) = &evaluator {
+            result.stats.network_evaluations = e.evaluated.load(Ordering::Relaxed);
+            result.stats.network_dropped = e.dropped.load(Ordering::Relaxed);
+        }
         result
     }
 
@@ -276,12 +322,27 @@ impl Search {
             .collect();
         let policy = &self.policy;
         let knowledge = self.knowledge.as_deref();
+        let network = self.network_use(game, params);
+        let weights = PriorWeights::for_size(game.size().get());
+        let evaluators: Vec<Option<Evaluator>> = trees
+            .iter()
+            .map(|tree| network.map(|(n, s)| Evaluator::new(n, tree, weights, s)))
+            .collect();
         let workers: Vec<Worker> = pool.install(|| {
             trees
                 .par_iter()
+                .zip(evaluators.par_iter())
                 .enumerate()
-                .map(|(k, tree)| {
-                    let ctx = context_for(policy, knowledge, game, color, tree, params);
+                .map(|(k, (tree, evaluator))| {
+                    let ctx = context_for(
+                        policy,
+                        knowledge,
+                        game,
+                        color,
+                        tree,
+                        params,
+                        evaluator.as_ref(),
+                    );
                     let mut worker = Worker::new(mix(params.seed, k as u64));
                     let budget = params.max_playouts / TREES
                         + u64::from((k as u64) < params.max_playouts % TREES);
@@ -295,10 +356,15 @@ impl Search {
                 })
                 .collect()
         });
-        let ctx = context_for(policy, knowledge, game, color, &trees[0], params);
+        let ctx = context_for(policy, knowledge, game, color, &trees[0], params, None);
         let tree_refs: Vec<&Tree> = trees.iter().collect();
         let mut result = summarize(&ctx, &tree_refs, &workers, started);
         result.stats.threads = params.threads.max(1);
+        result.stats.network_evaluations = evaluators
+            .iter()
+            .flatten()
+            .map(|e| e.evaluated.load(Ordering::Relaxed))
+            .sum();
         result
     }
 
@@ -308,6 +374,7 @@ impl Search {
         color: Color,
         tree: &'a Tree,
         params: &SearchParams,
+        network: Option<&'a Evaluator<'a>>,
     ) -> Context<'a> {
         context_for(
             &self.policy,
@@ -316,6 +383,7 @@ impl Search {
             color,
             tree,
             params,
+            network,
         )
     }
 }
@@ -327,6 +395,7 @@ fn context_for<'a>(
     color: Color,
     tree: &'a Tree,
     params: &SearchParams,
+    network: Option<&'a Evaluator<'a>>,
 ) -> Context<'a> {
     let n = game.size().get();
     let white_bonus = match game.ruleset().scoring() {
@@ -353,6 +422,8 @@ fn context_for<'a>(
         white_bonus,
         score_utility: params.score_utility,
         knowledge: knowledge.filter(|_| n >= LEARNED_PRIORS_FROM),
+        network,
+        root_history: history_of_record(game.record(), color),
     }
 }
 
@@ -551,6 +622,7 @@ fn summarize(
             memory_bytes: trees.iter().map(|t| t.memory_bytes()).sum(),
             tree_full: trees.iter().any(|t| t.is_full()),
             threads: 1,
+            ..SearchStats::default()
         },
     }
 }
@@ -612,7 +684,7 @@ mod tests {
         let policy = PlayoutPolicy::heavy();
         let tree = Tree::new(10_000);
         let params = SearchParams::for_size(size, 200);
-        let ctx = context_for(&policy, None, &game, Color::Black, &tree, &params);
+        let ctx = context_for(&policy, None, &game, Color::Black, &tree, &params, None);
         let mut worker = Worker::new(7);
         for _ in 0..200 {
             ctx.simulate(&mut worker);

@@ -24,6 +24,8 @@ pub struct PriorWeights {
     /// With learned knowledge (instead of every hand prior but `even`): a move the model
     /// gives probability p gets `learned * sqrt(p)` value-1 visits (Pachi's pattern prior).
     pub learned: f32,
+    /// Likewise for the policy network's probability, where it has rated a node.
+    pub network: f32,
 }
 
 impl PriorWeights {
@@ -39,6 +41,7 @@ impl PriorWeights {
             opening_lines: e,
             // Measured on 19x19 at 2,000 playouts: 10E beat 20E 6-0 and drew with 5E.
             learned: 10.0 * e as f32,
+            network: 10.0 * e as f32,
         }
     }
 }

@@ -19,6 +19,8 @@ const LEAF: u32 = 0;
 const EXPANDING: u32 = u32::MAX;
 /// Flag in `info`: the move repeats an earlier position under simple ko (a no-result cycle).
 const CYCLE: u32 = 1 << 16;
+/// Flag in `info`: the policy network rates this node's children (done or under way).
+const NETWORK: u32 = 1 << 17;
 
 /// One node: the move that led to it and the statistics of the player who made it.
 #[derive(Default)]
@@ -57,6 +59,30 @@ impl Node {
     #[inline]
     pub fn is_cycle(&self) -> bool {
         self.info.load(Ordering::Relaxed) & CYCLE != 0
+    }
+
+    /// Claims the network's evaluation of this node's children: true for the one caller
+    /// that gets it, false when it is done or under way.
+    #[inline]
+    pub fn claim_network(&self) -> bool {
+        self.info.fetch_or(NETWORK, Ordering::Relaxed) & NETWORK == 0
+    }
+
+    /// Gives a claim back (the evaluation was dropped): a later visit may claim it again.
+    pub fn release_network(&self) {
+        self.info.fetch_and(!NETWORK, Ordering::Relaxed);
+    }
+
+    pub fn has_network(&self) -> bool {
+        self.info.load(Ordering::Relaxed) & NETWORK != 0
+    }
+
+    /// Replaces the prior (the network's, arriving after the node's creation). The two
+    /// words are stored one after the other: a reader between them sees a prior of a
+    /// slightly wrong value for a moment, which the search shrugs off.
+    pub fn set_prior(&self, visits: u32, half_wins: u32) {
+        self.prior_visits.store(visits, Ordering::Relaxed);
+        self.prior_half_wins.store(half_wins, Ordering::Relaxed);
     }
 
     #[inline]

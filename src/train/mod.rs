@@ -7,6 +7,7 @@
 //! byte, on any number of threads.
 
 pub mod mm;
+pub mod positions;
 pub mod records;
 
 use crate::knowledge::features::{Position, Recent};

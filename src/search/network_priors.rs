@@ -1,0 +1,286 @@
+//! The policy network's move probabilities as the priors of the nodes that matter: the
+//! root at once (Pachi), and any other node once it has enough visits (AlphaGo: 40),
+//! evaluated off the playouts' path by a thread of its own that takes requests from a
+//! queue (AlphaGo's asynchronous evaluation), or in place where the search must be
+//! reproducible. Until the network has spoken, a node keeps the learned model's priors.
+
+use super::priors::PriorWeights;
+use super::tree::{PASS, ROOT, Tree};
+use crate::knowledge::network::{Network, Scratch};
+use crate::knowledge::planes::{History, InputPlanes};
+use crate::rules::{Board, Color, Point};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::Duration;
+
+/// Requests waiting at most: past this the search has moved on, and a new request is
+/// dropped (its node keeps the model's priors and may ask again later).
+const QUEUE_CAP: usize = 32;
+/// Positions the evaluating thread takes at once.
+const BATCH: usize = 8;
+
+/// How a search uses the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetworkUse {
+    /// Visits a node other than the root needs before the network rates its children.
+    pub threshold: u32,
+    /// Evaluate where the threshold is crossed, in the worker's own thread, instead of
+    /// queueing for the evaluating thread: reproducible (`--deterministic`).
+    pub inline: bool,
+}
+
+/// One position to rate: the node whose children get the priors, and its position.
+#[derive(Clone, Copy)]
+pub struct Request {
+    pub node: u32,
+    pub board: Board,
+    pub color: Color,
+    pub history: History,
+}
+
+/// The network's side of one search over one tree.
+pub struct Evaluator<'a> {
+    network: &'a Network,
+    tree: &'a Tree,
+    weights: PriorWeights,
+    pub settings: NetworkUse,
+    queue: Mutex<VecDeque<Request>>,
+    ready: Condvar,
+    finished: AtomicBool,
+    pub evaluated: AtomicU64,
+    pub dropped: AtomicU64,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(
+        network: &'a Network,
+        tree: &'a Tree,
+        weights: PriorWeights,
+        settings: NetworkUse,
+    ) -> Evaluator<'a> {
+        Evaluator {
+            network,
+            tree,
+            weights,
+            settings,
+            queue: Mutex::new(VecDeque::with_capacity(QUEUE_CAP)),
+            ready: Condvar::new(),
+            finished: AtomicBool::new(false),
+            evaluated: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+        }
+    }
+
+    /// Buffers for evaluating one position at a time in place.
+    pub fn scratch(&self) -> Scratch {
+        self.network.scratch(1)
+    }
+
+    /// Asks for the children of `request.node` to be rated, in place (`scratch`) or by
+    /// the evaluating thread. The caller has claimed the node.
+    pub fn submit(&self, request: Request, scratch: &mut Option<Scratch>) {
+        if self.settings.inline || request.node == ROOT {
+            let scratch = scratch.get_or_insert_with(|| self.scratch());
+            self.evaluate(&[request], scratch);
+            return;
+        }
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        if queue.len() >= QUEUE_CAP {
+            drop(queue);
+            self.tree.node(request.node).release_network();
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        queue.push_back(request);
+        drop(queue);
+        self.ready.notify_one();
+    }
+
+    /// The evaluating thread: rates queued positions until [`Evaluator::finish`].
+    pub fn serve(&self) {
+        let mut scratch = self.network.scratch(BATCH);
+        let mut batch: Vec<Request> = Vec::with_capacity(BATCH);
+        loop {
+            {
+                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                while queue.is_empty() && !self.finished.load(Ordering::Relaxed) {
+                    queue = self
+                        .ready
+                        .wait_timeout(queue, Duration::from_millis(5))
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                }
+                if self.finished.load(Ordering::Relaxed) {
+                    // Whatever is left keeps the model's priors; let later searches ask.
+                    for r in queue.drain(..) {
+                        self.tree.node(r.node).release_network();
+                    }
+                    return;
+                }
+                let take = queue.len().min(BATCH);
+                batch.clear();
+                batch.extend(queue.drain(..take));
+            }
+            self.evaluate(&batch, &mut scratch);
+        }
+    }
+
+    /// Ends [`Evaluator::serve`].
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::Relaxed);
+        self.ready.notify_all();
+    }
+
+    /// Rates the children of each request's node with the network's probabilities.
+    fn evaluate(&self, requests: &[Request], scratch: &mut Scratch) {
+        let mut planes = [InputPlanes::from_fn(0, |_, _| false); BATCH];
+        for chunk in requests.chunks(BATCH.min(scratch.batch())) {
+            for (slot, r) in planes.iter_mut().zip(chunk) {
+                *slot = InputPlanes::encode(&r.board, r.color, &r.history);
+            }
+            let points = self.network.board_size().pow(2);
+            let policy = self.network.policy(&planes[..chunk.len()], scratch);
+            for (k, r) in chunk.iter().enumerate() {
+                self.apply(r, &policy[k * points..(k + 1) * points]);
+            }
+            self.evaluated
+                .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Sets each child's prior from its move's probability p: an even game of E visits
+    /// and `network · sqrt(p)` value-1 visits (the learned model's form, Pachi's).
+    fn apply(&self, request: &Request, probabilities: &[f32]) {
+        let Some((_, children)) = self.tree.child_nodes(request.node) else {
+            return;
+        };
+        let size = request.board.size();
+        let (even, scale) = (self.weights.even, self.weights.network);
+        for child in children {
+            if child.mv() == PASS {
+                continue;
+            }
+            let p = probabilities[size.row_major(Point::from_index(child.mv() as usize))];
+            let visits = (scale * p.sqrt()).round() as u32;
+            child.set_prior(even + visits, even + 2 * visits);
+        }
+    }
+}
+
+/// The history at a node: the moves of the tree's descent (`trace`, oldest first, a pass
+/// as point index 0) on top of the root's.
+pub fn history_at(root: &History, trace: &[(Point, Color)]) -> History {
+    let mut history = [None; crate::knowledge::planes::HISTORY];
+    let from_trace = trace
+        .iter()
+        .rev()
+        .map(|&(p, _)| (p.index() != 0).then_some(p));
+    for (h, mv) in history
+        .iter_mut()
+        .zip(from_trace.chain(root.iter().copied()))
+    {
+        *h = mv;
+    }
+    history
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knowledge::planes::{HISTORY, history_of_record};
+    use crate::rules::Game;
+    use crate::rules::{BoardSize, Move, Ruleset};
+    use crate::search::policy::PlayoutPolicy;
+    use crate::search::{Search, SearchParams};
+    use std::sync::Arc;
+
+    fn tiny() -> Arc<Network> {
+        let bytes = include_bytes!("../../tests/data/tiny-net.safetensors");
+        Arc::new(Network::from_bytes(bytes).expect("the tiny network"))
+    }
+
+    fn params(size: BoardSize, playouts: u64, threads: usize, inline: bool) -> SearchParams {
+        let mut params = SearchParams::for_size(size, playouts);
+        params.threads = threads;
+        params.early_stop = false;
+        params.network = Some(NetworkUse {
+            threshold: 20,
+            inline,
+        });
+        params
+    }
+
+    #[test]
+    fn the_roots_children_carry_the_networks_priors_and_busy_nodes_are_rated_too() {
+        let network = tiny();
+        let size = BoardSize::NINETEEN;
+        let mut game = Game::new(size, Ruleset::Chinese);
+        let q16 = size.parse_point("Q16").expect("point");
+        game.play(Color::Black, Move::Play(q16)).expect("legal");
+        let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(network.clone()));
+        let stop = AtomicBool::new(false);
+        let result = search.run(&game, Color::White, &params(size, 600, 1, true), &stop);
+        let history = history_of_record(game.record(), Color::White);
+        assert_eq!(history[0], Some(q16));
+        let planes = InputPlanes::encode(game.board(), Color::White, &history);
+        let mut scratch = network.scratch(1);
+        let probabilities = network.policy(&[planes], &mut scratch).to_vec();
+        let weights = PriorWeights::for_size(19);
+        let mut checked = 0;
+        for c in &result.candidates {
+            let Move::Play(p) = c.mv else { continue };
+            let v = (weights.network * probabilities[size.row_major(p)].sqrt()).round();
+            let even = weights.even as f32;
+            let expected = (even + 2.0 * v) / (2.0 * (even + v));
+            assert!(
+                (c.prior - expected).abs() < 1e-6,
+                "{}: {} against {expected}",
+                size.name(p),
+                c.prior
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 360);
+        // The root, and nodes below it that reached 20 visits.
+        assert!(result.stats.network_evaluations > 1, "{:?}", result.stats);
+    }
+
+    #[test]
+    fn the_evaluating_thread_serves_a_parallel_search_and_other_sizes_go_without() {
+        let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(tiny()));
+        let stop = AtomicBool::new(false);
+        let game = Game::new(BoardSize::NINETEEN, Ruleset::Chinese);
+        let result = search.run(
+            &game,
+            Color::Black,
+            &params(BoardSize::NINETEEN, 2000, 2, false),
+            &stop,
+        );
+        assert!(result.stats.network_evaluations > 1, "{:?}", result.stats);
+        let nine = Game::new(BoardSize::NINE, Ruleset::Chinese);
+        let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(tiny()));
+        let result = search.run(
+            &nine,
+            Color::Black,
+            &params(BoardSize::NINE, 500, 2, false),
+            &stop,
+        );
+        assert_eq!(result.stats.network_evaluations, 0);
+    }
+
+    #[test]
+    fn a_nodes_history_is_the_descents_moves_on_top_of_the_roots() {
+        let size = BoardSize::NINETEEN;
+        let p = |name: &str| size.parse_point(name).expect("point");
+        let root: History = [Some(p("D4")), Some(p("Q16")), None, Some(p("C3"))];
+        let pass = Point::from_index(0);
+        let trace = [(p("K10"), Color::Black), (pass, Color::White)];
+        assert_eq!(
+            history_at(&root, &trace),
+            [None, Some(p("K10")), Some(p("D4")), Some(p("Q16"))]
+        );
+        assert_eq!(history_at(&root, &[]), root);
+        assert_eq!(history_at(&[None; HISTORY], &trace)[1], Some(p("K10")));
+    }
+}

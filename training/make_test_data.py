@@ -1,0 +1,46 @@
+"""Writes the test data that checks the engine's forward pass against this trainer's
+(`cargo test`, src/knowledge/network.rs): a tiny network with random weights and biases,
+random input planes, and the logits and move probabilities JAX computes for them.
+
+    python3 training/make_test_data.py tests/data
+"""
+
+import os
+import sys
+
+import jax
+import numpy as np
+from safetensors.numpy import save_file
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import net  # noqa: E402
+
+jax.config.update("jax_default_matmul_precision", "highest")
+
+
+def main(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    rng = np.random.default_rng(7)
+    params = net.init(jax.random.PRNGKey(7), blocks=2, filters=8)
+    # Biases and the residual branches away from their initial zeros, so that every
+    # tensor's layout matters to the result.
+    params = {
+        k: np.asarray(v) + (rng.normal(0, 0.1, v.shape).astype(np.float32) if "bias" in k or "conv2" in k else 0)
+        for k, v in params.items()
+    }
+    net.save(os.path.join(out_dir, "tiny-net.safetensors"), params, "test network: 2 blocks x 8 filters, seed 7")
+    count = 6
+    bits = (rng.random((count, net.PLANES, net.POINTS)) < 0.3).astype(np.uint8)
+    bits[:, net.LEGAL_PLANE, :] = rng.random((count, net.POINTS)) < 0.8
+    x = bits.reshape(count, net.PLANES, net.BOARD, net.BOARD).transpose(0, 2, 3, 1).astype(np.float32)
+    logits = np.asarray(net.logits(params, x), np.float32)
+    probabilities = np.asarray(jax.nn.softmax(net.masked_logits(params, x)), np.float32)
+    save_file(
+        {"planes": bits, "logits": logits, "probabilities": probabilities},
+        os.path.join(out_dir, "tiny-net-expected.safetensors"),
+        metadata={"note": "planes: (position, plane, row-major point) bits; logits and probabilities from training/net.py"},
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "tests/data")

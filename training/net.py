@@ -1,0 +1,139 @@
+"""The policy network and its file, the one format the engine reads (`src/knowledge/network.rs`).
+
+A residual tower (Leela Zero's and AlphaGo Zero's shape, without batch normalisation):
+a 3x3 convolution from the input planes to F filters, B residual blocks of two 3x3
+convolutions, and a policy head: a 1x1 convolution to one plane plus a bias per point.
+Every convolution has a bias and ReLU follows all but the second of each block, which
+ReLU follows after the skip connection is added. Activations are NHWC, rows from the
+bottom of the board as the planes number them.
+
+The file is safetensors (https://github.com/huggingface/safetensors), float32 tensors:
+
+    conv_in.weight           [3, 3, PLANES, F]  (HWIO)
+    conv_in.bias             [F]
+    blocks.{i}.conv1.weight  [3, 3, F, F]
+    blocks.{i}.conv1.bias    [F]
+    blocks.{i}.conv2.weight  [3, 3, F, F]
+    blocks.{i}.conv2.bias    [F]
+    policy.weight            [F]
+    policy.bias              [N * N]
+
+and metadata: format "yeoul-policy", version "1", planes, planes_version, board_size,
+blocks, filters, note, and crc32: zlib's CRC-32 of the tensors' bytes (little-endian
+float32, row-major) one after another in the order of their names, as 8 hex digits.
+"""
+
+import json
+import zlib
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from safetensors.numpy import load_file, safe_open, save_file
+
+FORMAT = "yeoul-policy"
+VERSION = "1"
+# Must match src/knowledge/planes.rs (PLANES, PLANES_VERSION, LEGAL).
+PLANES = 20
+PLANES_VERSION = 1
+LEGAL_PLANE = 15
+BOARD = 19
+POINTS = BOARD * BOARD
+
+
+def init(key, blocks, filters, planes=PLANES, points=POINTS):
+    """He-initialised weights; the second convolution of each block starts near zero, so
+    that the tower starts close to the identity (trains without normalisation)."""
+    keys = jax.random.split(key, 2 * blocks + 2)
+
+    def conv(k, cin, cout, scale=1.0):
+        std = scale * np.sqrt(2.0 / (9 * cin))
+        return jax.random.normal(k, (3, 3, cin, cout), jnp.float32) * std
+
+    params = {
+        "conv_in.weight": conv(keys[0], planes, filters),
+        "conv_in.bias": jnp.zeros((filters,), jnp.float32),
+    }
+    for i in range(blocks):
+        params[f"blocks.{i}.conv1.weight"] = conv(keys[1 + 2 * i], filters, filters)
+        params[f"blocks.{i}.conv1.bias"] = jnp.zeros((filters,), jnp.float32)
+        params[f"blocks.{i}.conv2.weight"] = conv(keys[2 + 2 * i], filters, filters, 0.1)
+        params[f"blocks.{i}.conv2.bias"] = jnp.zeros((filters,), jnp.float32)
+    params["policy.weight"] = jax.random.normal(keys[-1], (filters,), jnp.float32) * 0.01
+    params["policy.bias"] = jnp.zeros((points,), jnp.float32)
+    return params
+
+
+def shape_of(params):
+    """(blocks, filters) of a parameter dict."""
+    blocks = sum(1 for k in params if k.endswith(".conv1.weight"))
+    return blocks, params["conv_in.bias"].shape[0]
+
+
+def _conv(x, w, b):
+    y = jax.lax.conv_general_dilated(
+        x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )
+    return y + b
+
+
+def logits(params, x):
+    """Raw move scores, shape (batch, N*N), for inputs x of shape (batch, N, N, PLANES)."""
+    blocks, _ = shape_of(params)
+    h = jax.nn.relu(_conv(x, params["conv_in.weight"], params["conv_in.bias"]))
+    for i in range(blocks):
+        y = jax.nn.relu(_conv(h, params[f"blocks.{i}.conv1.weight"], params[f"blocks.{i}.conv1.bias"]))
+        y = _conv(y, params[f"blocks.{i}.conv2.weight"], params[f"blocks.{i}.conv2.bias"])
+        h = jax.nn.relu(h + y)
+    out = jnp.einsum("bhwc,c->bhw", h, params["policy.weight"])
+    return out.reshape(x.shape[0], -1) + params["policy.bias"]
+
+
+def masked_logits(params, x):
+    """Scores with the illegal points (no bit in the legal plane) pushed to -1e9: the
+    engine chooses among legal moves only, and so does the loss."""
+    legal = x[..., LEGAL_PLANE].reshape(x.shape[0], -1)
+    return jnp.where(legal > 0, logits(params, x), -1e9)
+
+
+def save(path, params, note=""):
+    blocks, filters = shape_of(params)
+    metadata = {
+        "format": FORMAT,
+        "version": VERSION,
+        "planes": str(PLANES),
+        "planes_version": str(PLANES_VERSION),
+        "board_size": str(BOARD),
+        "blocks": str(blocks),
+        "filters": str(filters),
+        "note": note,
+    }
+    tensors = {k: np.ascontiguousarray(np.asarray(v, np.float32)) for k, v in params.items()}
+    metadata["crc32"] = f"{checksum(tensors):08x}"
+    save_file(tensors, path, metadata=metadata)
+
+
+def checksum(tensors):
+    crc = 0
+    for name in sorted(tensors):
+        crc = zlib.crc32(np.ascontiguousarray(tensors[name], "<f4").tobytes(), crc)
+    return crc
+
+
+def load(path):
+    """Parameters and metadata of a network file; a file of another format is refused."""
+    with safe_open(path, framework="numpy") as f:
+        metadata = f.metadata() or {}
+    if metadata.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a yeoul policy network")
+    if metadata.get("planes_version") != str(PLANES_VERSION):
+        raise ValueError(f"{path}: trained on planes version {metadata.get('planes_version')}")
+    tensors = load_file(path)
+    if "crc32" in metadata and metadata["crc32"] != f"{checksum(tensors):08x}":
+        raise ValueError(f"{path}: the weights fail the checksum")
+    params = {k: jnp.asarray(v) for k, v in tensors.items()}
+    return params, metadata
+
+
+def describe(metadata):
+    return json.dumps({k: metadata[k] for k in sorted(metadata)})

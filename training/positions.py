@@ -1,0 +1,99 @@
+"""Training positions written by `yeoul positions` (format: src/train/positions.rs), and
+the 8 symmetries of the board applied to planes and moves alike."""
+
+import numpy as np
+
+MAGIC = b"YEOULPOS"
+HEADER_BYTES = 40
+
+
+class Positions:
+    """A positions file, memory-mapped: `len(p)` records; `batch(indices)` gives the input
+    planes (batch, n, n, planes) as float32 and the moves as row-major points."""
+
+    def __init__(self, path, planes=None, planes_version=None):
+        with open(path, "rb") as f:
+            header = f.read(HEADER_BYTES)
+        if len(header) < HEADER_BYTES or header[:8] != MAGIC:
+            raise ValueError(f"{path}: not a positions file")
+        fields = np.frombuffer(header[8:32], "<u4")
+        version, self.planes, self.planes_version, self.size, record_bytes, _ = (int(x) for x in fields)
+        count = int(np.frombuffer(header[32:40], "<u8")[0])
+        if version != 1:
+            raise ValueError(f"{path}: positions format version {version}")
+        if planes is not None and (self.planes, self.planes_version) != (planes, planes_version):
+            raise ValueError(
+                f"{path}: planes {self.planes} version {self.planes_version}, expected {planes} version {planes_version}"
+            )
+        self.points = self.size * self.size
+        packed = (self.planes * self.points + 7) // 8
+        if record_bytes != 4 + packed:
+            raise ValueError(f"{path}: records of {record_bytes} bytes, expected {4 + packed}")
+        self.records = np.memmap(
+            path,
+            dtype=np.dtype([("move", "<u2"), ("number", "<u2"), ("bits", "u1", (packed,))]),
+            mode="r",
+            offset=HEADER_BYTES,
+            shape=(count,),
+        )
+        self.packed = packed
+
+    def __len__(self):
+        return len(self.records)
+
+    def flat(self, indices):
+        """Planes as (batch, planes, points) uint8, moves and move numbers."""
+        rows = self.records[np.sort(indices)]
+        bits = np.unpackbits(rows["bits"], axis=1, bitorder="little")
+        bits = bits[:, : self.planes * self.points].reshape(-1, self.planes, self.points)
+        return bits, rows["move"].astype(np.int32), rows["number"].astype(np.int32)
+
+    def batch(self, indices, symmetries=None):
+        """Inputs (batch, n, n, planes) float32 and moves; `symmetries` (one of 0..7 per
+        position) turns each position and its move."""
+        bits, moves, _ = self.flat(indices)
+        if symmetries is not None:
+            bits, moves = transform(bits, moves, symmetries, self.size)
+        x = bits.reshape(-1, self.planes, self.size, self.size).transpose(0, 2, 3, 1)
+        return x.astype(np.float32), moves
+
+
+def permutations(size):
+    """perm[s][q]: the point whose content lands on point q under symmetry s (rows and
+    columns of the row-major numbering); s = 0 is the identity."""
+    grid = np.arange(size * size).reshape(size, size)
+    out = []
+    for s in range(8):
+        g = np.rot90(grid, s % 4)
+        if s >= 4:
+            g = g[:, ::-1]
+        out.append(g.reshape(-1))
+    return np.stack(out)
+
+
+def transform(bits, moves, symmetries, size):
+    """Turns each position (batch, planes, points) and its move by its symmetry."""
+    perm = permutations(size)
+    inverse = np.argsort(perm, axis=1)
+    index = perm[symmetries]  # (batch, points)
+    turned = np.take_along_axis(bits, index[:, None, :], axis=2)
+    return turned, inverse[symmetries, moves]
+
+
+def write(path, bits, moves, numbers=None, planes_version=1):
+    """Writes positions in `yeoul positions`' format: `bits` (count, planes, points) of 0/1,
+    `moves` row-major points (tests and synthetic sets)."""
+    count, planes, points = bits.shape
+    size = int(round(points**0.5))
+    packed = np.packbits(bits.reshape(count, -1), axis=1, bitorder="little")
+    record_bytes = 4 + packed.shape[1]
+    numbers = np.zeros(count, np.int64) if numbers is None else numbers
+    with open(path, "wb") as f:
+        f.write(MAGIC)
+        f.write(np.array([1, planes, planes_version, size, record_bytes, 0], "<u4").tobytes())
+        f.write(np.array([count], "<u8").tobytes())
+        records = np.zeros(count, np.dtype([("move", "<u2"), ("number", "<u2"), ("bits", "u1", (packed.shape[1],))]))
+        records["move"] = moves
+        records["number"] = numbers
+        records["bits"] = packed
+        f.write(records.tobytes())

@@ -1,0 +1,153 @@
+"""The trainer's tests (run by `cargo test` through tests/trainer.rs, or alone:
+`python3 -m unittest discover -s training/tests`)."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import net  # noqa: E402
+import positions  # noqa: E402
+import train  # noqa: E402
+
+POINTS = net.POINTS
+
+
+def synthetic(count, seed, chosen_is_capture):
+    """Random stones and legal points; one legal point marked as a capture. The move is
+    the capture, or (to learn nothing from) a legal point drawn at random."""
+    rng = np.random.default_rng(seed)
+    bits = np.zeros((count, net.PLANES, POINTS), np.uint8)
+    moves = np.zeros(count, np.int64)
+    for k in range(count):
+        stones = rng.random(POINTS) < 0.25
+        own = stones & (rng.random(POINTS) < 0.5)
+        bits[k, 0] = own
+        bits[k, 1] = stones & ~own
+        bits[k, 2] = ~stones
+        bits[k, 3] = 1
+        legal = np.flatnonzero(~stones)
+        bits[k, net.LEGAL_PLANE, legal] = 1
+        capture = rng.choice(legal)
+        bits[k, 16, capture] = 1
+        moves[k] = capture if chosen_is_capture else rng.choice(legal)
+    return bits, moves
+
+
+def fit(tmp, chosen_is_capture, steps=300):
+    train_path = os.path.join(tmp, "train.pos")
+    val_path = os.path.join(tmp, "val.pos")
+    positions.write(train_path, *synthetic(3000, 1, chosen_is_capture))
+    positions.write(val_path, *synthetic(1000, 2, chosen_is_capture))
+    args = train.parse_args(
+        ["--train", train_path, "--validation", val_path, "--out", os.path.join(tmp, "net.safetensors"),
+         "--blocks", "1", "--filters", "8", "--batch", "32", "--positions", str(32 * steps),
+         "--lr", "0.003", "--validation-positions", "1000"]
+    )
+    _, summary = train.train(args)
+    return summary
+
+
+class Trainer(unittest.TestCase):
+    def test_the_capture_is_learned_when_it_is_always_chosen(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            summary = fit(tmp, True)
+            self.assertGreater(summary["top1"], 0.9, summary)
+            params, meta = net.load(os.path.join(tmp, "net.safetensors"))
+            self.assertEqual((meta["blocks"], meta["filters"]), ("1", "8"))
+
+    def test_random_choices_teach_nothing_better_than_chance(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            summary = fit(tmp, False)
+            legal = 0.75 * POINTS
+            # Chance is 1 in about 270; a network that found a pattern would do far better.
+            self.assertLess(summary["top1"], 0.02, summary)
+            self.assertLess(summary["log_likelihood"], -np.log(legal) + 0.1, summary)
+
+
+class Symmetries(unittest.TestCase):
+    def test_the_eight_symmetries_turn_planes_and_moves_together(self):
+        bits, moves = synthetic(1, 5, True)
+        images = set()
+        for s in range(8):
+            turned, moved = positions.transform(bits, moves, np.array([s]), net.BOARD)
+            self.assertEqual(turned[0, 16, moved[0]], 1)
+            self.assertEqual(turned[0].sum(), bits[0].sum())
+            images.add(turned[0].tobytes())
+        self.assertEqual(len(images), 8)
+        same, moved = positions.transform(bits, moves, np.array([0]), net.BOARD)
+        self.assertTrue((same == bits).all() and moved[0] == moves[0])
+        # A quarter turn: the bottom-left corner (point 0) goes to another corner.
+        corner = np.zeros((1, net.PLANES, POINTS), np.uint8)
+        corner[0, 0, 0] = 1
+        turned, moved = positions.transform(corner, np.array([0]), np.array([1]), net.BOARD)
+        self.assertIn(int(np.flatnonzero(turned[0, 0])[0]), {18, 342, 360})
+        self.assertEqual(turned[0, 0, moved[0]], 1)
+
+
+class Files(unittest.TestCase):
+    def test_a_network_file_round_trips_and_a_damaged_one_is_refused(self):
+        import jax
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "n.safetensors")
+            params = net.init(jax.random.PRNGKey(0), 1, 4)
+            net.save(path, params, "test")
+            loaded, meta = net.load(path)
+            self.assertEqual(meta["format"], net.FORMAT)
+            for k in params:
+                self.assertTrue(np.array_equal(np.asarray(params[k]), np.asarray(loaded[k])))
+            data = bytearray(open(path, "rb").read())
+            data[-1] ^= 1
+            open(path, "wb").write(bytes(data))
+            with self.assertRaises(ValueError):
+                net.load(path)
+
+    def test_a_positions_file_of_other_planes_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.pos")
+            bits, moves = synthetic(3, 1, True)
+            positions.write(path, bits, moves, planes_version=99)
+            with self.assertRaises(ValueError):
+                positions.Positions(path, net.PLANES, net.PLANES_VERSION)
+            positions.write(path, bits, moves)
+            x, y = positions.Positions(path, net.PLANES, net.PLANES_VERSION).batch(np.arange(3))
+            self.assertEqual(x.shape, (3, net.BOARD, net.BOARD, net.PLANES))
+            self.assertTrue((np.sort(y) == np.sort(moves)).all())
+
+
+class Distributed(unittest.TestCase):
+    def test_two_processes_train_one_network_through_jaxs_distributed_runtime(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            train_path = os.path.join(tmp, "train.pos")
+            positions.write(train_path, *synthetic(500, 1, True))
+            out = os.path.join(tmp, "net.safetensors")
+            port = 20000 + os.getpid() % 20000
+            env = dict(os.environ, JAX_PLATFORMS="cpu")
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, os.path.join(os.path.dirname(HERE), "train.py"),
+                     "--train", train_path, "--out", out, "--blocks", "1", "--filters", "4",
+                     "--batch", "16", "--positions", "320",
+                     "--coordinator", f"127.0.0.1:{port}", "--num-processes", "2", "--process-id", str(k)],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+                )
+                for k in range(2)
+            ]
+            outputs = [p.communicate(timeout=300) for p in procs]
+            for p, (_, err) in zip(procs, outputs):
+                self.assertEqual(p.returncode, 0, err[-2000:])
+            summary = json.loads(outputs[0][0].strip().splitlines()[-1])
+            self.assertEqual((summary["processes"], summary["devices"]), (2, 2))
+            self.assertEqual(summary["positions_seen"], 320)
+            self.assertTrue(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,253 @@
+"""Trains the policy network on positions from `yeoul positions`.
+
+    python3 training/train.py --train train.pos --validation val.pos --out net.safetensors \
+        --blocks 6 --filters 64 --positions 10000000
+
+Runs unchanged on a CPU, on one GPU, and data-parallel on several devices: the batch is
+split over every device JAX sees (one process), or over several processes started with
+JAX's distributed runtime (`--coordinator HOST:PORT --num-processes N --process-id K`, one
+process per host or per GPU; on CPUs the collectives go through gloo). Each process draws
+its own positions; gradients are averaged over all of them by XLA.
+
+A fixed seed gives the same run; one of the 8 symmetries is drawn for every position.
+Progress (rate, ETA) on stderr when it is a terminal; the result as one JSON line on stdout.
+"""
+
+import argparse
+import json
+import os
+import queue
+import sys
+import threading
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+from tqdm import tqdm
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import net  # noqa: E402
+from positions import Positions  # noqa: E402
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--train", required=True, help="training positions (yeoul positions --out)")
+    p.add_argument("--validation", help="validation positions (yeoul positions --validation-out)")
+    p.add_argument("--out", required=True, help="network file to write (safetensors)")
+    p.add_argument("--blocks", type=int, default=6)
+    p.add_argument("--filters", type=int, default=64)
+    p.add_argument("--batch", type=int, default=256, help="positions per step, over all devices")
+    p.add_argument("--positions", type=float, default=1e6, help="training positions to see in all")
+    p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (AdamW)")
+    p.add_argument("--weight-decay", type=float, default=1e-4)
+    p.add_argument("--warmup", type=float, default=0.02, help="share of the steps to warm up over")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--validation-positions", type=int, default=20000)
+    p.add_argument("--eval-every", type=int, default=0, help="steps between validations (0: at the end)")
+    p.add_argument("--checkpoint-minutes", type=float, default=10.0)
+    p.add_argument("--time-limit", type=float, default=0.0, help="minutes; stop and write the network then")
+    p.add_argument("--init", help="start from this network's weights")
+    p.add_argument("--note", default="", help="written into the network file")
+    p.add_argument("--coordinator", help="HOST:PORT of process 0 (distributed runs)")
+    p.add_argument("--num-processes", type=int, default=1)
+    p.add_argument("--process-id", type=int, default=0)
+    return p.parse_args(argv)
+
+
+def setup_distributed(args):
+    if args.num_processes > 1:
+        # Collectives between CPU processes (GPUs use their own); set before any JAX call.
+        jax.config.update("jax_cpu_collectives_implementation", "gloo")
+        jax.distributed.initialize(
+            coordinator_address=args.coordinator,
+            num_processes=args.num_processes,
+            process_id=args.process_id,
+        )
+
+
+def learning_rate(peak, warmup, progress):
+    """Linear warm-up over the first `warmup` of the run, then a cosine down to 1% of the
+    peak; `progress` (0..1) is the share of the steps or of the time limit spent,
+    whichever is further, so that a run stopped by its time limit is annealed too."""
+    if progress < warmup:
+        return peak * progress / warmup
+    t = min(1.0, (progress - warmup) / max(1e-9, 1.0 - warmup))
+    return peak * (0.01 + 0.99 * 0.5 * (1.0 + np.cos(np.pi * t)))
+
+
+def make_step(optimizer):
+    def loss_fn(params, x, y):
+        logits = net.masked_logits(params, x)
+        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+    @jax.jit
+    def step(params, opt_state, x, y, lr):
+        opt_state.hyperparams["learning_rate"] = lr
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    return step
+
+
+@jax.jit
+def _scores(params, x, y):
+    logits = net.masked_logits(params, x)
+    played = jnp.take_along_axis(logits, y[:, None], axis=1)
+    rank = jnp.sum(logits > played, axis=1)  # moves rated strictly above the one played
+    logp = jax.nn.log_softmax(logits)
+    return rank, jnp.take_along_axis(logp, y[:, None], axis=1)[:, 0]
+
+
+def evaluate(params, positions, count, seed=0, batch=512):
+    """Top-1, top-5 and mean log-likelihood of the moves played, on `count` positions
+    drawn once with `seed` (the same ones for every network)."""
+    n = len(positions)
+    rng = np.random.default_rng(seed)
+    indices = np.sort(rng.choice(n, size=min(count, n), replace=False))
+    ranks, logps = [], []
+    for start in range(0, len(indices), batch):
+        x, y = positions.batch(indices[start : start + batch])
+        r, lp = _scores(params, jnp.asarray(x), jnp.asarray(y))
+        ranks.append(np.asarray(r))
+        logps.append(np.asarray(lp))
+    ranks = np.concatenate(ranks)
+    logps = np.concatenate(logps)
+    return {
+        "positions": int(len(ranks)),
+        "top1": float(np.mean(ranks < 1)),
+        "top5": float(np.mean(ranks < 5)),
+        "log_likelihood": float(np.mean(logps)),
+    }
+
+
+class Batches:
+    """Random batches (with random symmetries) prepared by a thread ahead of the steps."""
+
+    def __init__(self, positions, batch, seed, depth=6):
+        self.positions = positions
+        self.batch = batch
+        self.rng = np.random.default_rng(seed)
+        self.queue = queue.Queue(maxsize=depth)
+        self.thread = threading.Thread(target=self._fill, daemon=True)
+        self.thread.start()
+
+    def _fill(self):
+        n = len(self.positions)
+        while True:
+            indices = self.rng.integers(0, n, self.batch)
+            symmetries = self.rng.integers(0, 8, self.batch)
+            self.queue.put(self.positions.batch(indices, symmetries))
+
+    def next(self):
+        return self.queue.get()
+
+
+def atomic_save(path, params, note):
+    tmp = path + ".tmp"
+    net.save(tmp, jax.device_get(params), note)
+    os.replace(tmp, path)
+
+
+def train(args):
+    setup_distributed(args)
+    from jax.sharding import Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    main_process = jax.process_index() == 0
+    devices = jax.devices()
+    if args.batch % len(devices):
+        raise SystemExit(f"--batch {args.batch} must be a multiple of the {len(devices)} devices")
+    local_batch = args.batch // jax.process_count()
+    mesh = Mesh(np.array(devices), ("data",))
+    data = NamedSharding(mesh, P("data"))
+    replicated = NamedSharding(mesh, P())
+
+    training = Positions(args.train, net.PLANES, net.PLANES_VERSION)
+    validation = Positions(args.validation, net.PLANES, net.PLANES_VERSION) if args.validation else None
+    steps = max(1, int(args.positions // args.batch))
+    optimizer = optax.inject_hyperparams(optax.adamw)(learning_rate=args.lr, weight_decay=args.weight_decay)
+    if args.init:
+        params, _ = net.load(args.init)
+    else:
+        params = net.init(jax.random.PRNGKey(args.seed), args.blocks, args.filters)
+    params = jax.device_put(params, replicated)
+    opt_state = jax.device_put(optimizer.init(params), replicated)
+    step = make_step(optimizer)
+    batches = Batches(training, local_batch, [args.seed, jax.process_index()])
+    blocks, filters = net.shape_of(params)
+    note = args.note or (
+        f"{blocks} blocks x {filters} filters, AdamW lr {args.lr}, batch {args.batch}, seed {args.seed}"
+    )
+    started = time.time()
+    last_checkpoint = last_log = started
+    progress = tqdm(total=steps, unit="step", disable=None if main_process else True, smoothing=0.05)
+    loss_sum, loss_count, done = 0.0, 0, 0
+    history = []
+    for done in range(1, steps + 1):
+        x, y = batches.next()
+        x = jax.make_array_from_process_local_data(data, x)
+        y = jax.make_array_from_process_local_data(data, y)
+        progress_share = (done - 1) / steps
+        if args.time_limit:
+            progress_share = max(progress_share, (time.time() - started) / (60 * args.time_limit))
+        lr = np.float32(learning_rate(args.lr, args.warmup, progress_share))
+        params, opt_state, loss = step(params, opt_state, x, y, lr)
+        if done % 50 == 0 or done == steps:
+            loss_sum += float(loss)
+            loss_count += 1
+            progress.set_postfix(loss=f"{loss_sum / loss_count:.3f}", pos_s=f"{done * args.batch / (time.time() - started):.0f}")
+            progress.update(50 if done % 50 == 0 else done % 50)
+        now = time.time()
+        if progress.disable and main_process and now - last_log > 60:
+            # No bar when stderr is not a terminal: a line a minute instead.
+            rate = done * args.batch / (now - started)
+            eta = (steps - done) * args.batch / rate
+            if args.time_limit:
+                eta = min(eta, 60 * args.time_limit - (now - started))
+            print(
+                f"step {done}/{steps}, {done * args.batch} positions, {rate:.0f} positions/s, "
+                f"loss {float(loss):.3f}, lr {float(lr):.2e}, ETA {eta / 60:.0f} min",
+                file=sys.stderr,
+                flush=True,
+            )
+            last_log = now
+        if main_process and now - last_checkpoint > 60 * args.checkpoint_minutes:
+            atomic_save(args.out, params, note + f", checkpoint at {done * args.batch} positions")
+            last_checkpoint = now
+        if args.eval_every and done % args.eval_every == 0 and validation is not None:
+            result = evaluate(params, validation, args.validation_positions)
+            result["positions_seen"] = done * args.batch
+            history.append(result)
+            print(json.dumps(result), file=sys.stderr, flush=True)
+        if args.time_limit and now - started > 60 * args.time_limit:
+            break
+        if done % 50 == 0:
+            loss_sum, loss_count = 0.0, 0
+    progress.close()
+    seconds = time.time() - started
+    seen = done * args.batch
+    summary = {
+        "blocks": blocks,
+        "filters": filters,
+        "positions_seen": seen,
+        "seconds": round(seconds, 1),
+        "positions_per_second": round(seen / seconds, 1),
+        "devices": len(devices),
+        "processes": jax.process_count(),
+        "last_loss": float(loss),
+    }
+    if validation is not None:
+        summary.update(evaluate(params, validation, args.validation_positions))
+        summary["history"] = history
+    if main_process:
+        atomic_save(args.out, params, note + f", {seen} positions seen")
+        print(json.dumps(summary), flush=True)
+    return params, summary
+
+
+if __name__ == "__main__":
+    train(parse_args())
