@@ -187,6 +187,9 @@ pub struct EngineConfig {
     pub network: Option<Arc<Network>>,
     /// Visits a node needs before the network rates its children (the root at once).
     pub network_threshold: u32,
+    /// No search: the network's most probable legal move at once, whatever the level
+    /// (the network alone, to measure it).
+    pub network_only: bool,
     /// The search uses the hand-written priors instead of the learned ones (comparisons).
     pub hand_priors: bool,
     /// The playouts draw their 3x3 pattern move by the learned γ.
@@ -213,6 +216,7 @@ impl Default for EngineConfig {
             knowledge: Model::builtin().ok(),
             network: Network::builtin().ok(),
             network_threshold: NETWORK_THRESHOLD,
+            network_only: false,
             hand_priors: false,
             learned_playouts: false,
             two_liberty_playouts: false,
@@ -342,6 +346,8 @@ pub enum Decision {
     /// The move comes from reading out the small local games of the endgame (the best
     /// of the game the search chose, or the biggest of them).
     LocalReading,
+    /// The policy network's most probable move, without search (`--net-only`).
+    Network,
 }
 
 pub struct Engine {
@@ -457,8 +463,20 @@ impl Engine {
     /// The network, when the level uses it and it fits the board.
     fn active_network(&self) -> Option<&Network> {
         let network = self.config.network.as_deref()?;
-        (self.config.level.settings().network && network.board_size() == self.game.size().get())
-            .then_some(network)
+        ((self.config.level.settings().network || self.config.network_only)
+            && network.board_size() == self.game.size().get())
+        .then_some(network)
+    }
+
+    /// The network's most probable legal move for `color` that does not fill an own true
+    /// eye, or a pass (`None` without a network for this board).
+    fn network_move(&self, color: Color) -> Option<Move> {
+        self.active_network()?;
+        let board = self.game.board();
+        let best = self.policy(color)?.into_iter().find(|&(p, _)| {
+            !board.is_true_eye(p, color) && self.game.is_legal(color, Move::Play(p))
+        });
+        Some(best.map_or(Move::Pass, |(p, _)| Move::Play(p)))
     }
 
     /// What [`Engine::policy`] answers from: "policy network" or "learned policy".
@@ -755,6 +773,24 @@ impl Engine {
         started: Instant,
         stop: &AtomicBool,
     ) -> (Reply, SearchResult, Decision) {
+        if self.config.network_only
+            && let Some(mv) = self.network_move(color)
+        {
+            let result = SearchResult {
+                color,
+                best: mv,
+                win_rate: 0.5,
+                candidates: Vec::new(),
+                ownership: vec![0.0; self.game.size().points()],
+                score_lead: 0.0,
+                stats: SearchStats {
+                    elapsed: started.elapsed(),
+                    network_evaluations: 1,
+                    ..SearchStats::default()
+                },
+            };
+            return (Reply::Move(mv), result, Decision::Network);
+        }
         let result = self.search.run(&self.game, color, params, stop);
         let settings = self.config.level.settings();
         if self.game.record().len() >= self.game.move_limit() {

@@ -79,6 +79,11 @@ struct EngineOptions {
     /// No policy network: every level plays with the learned model's priors alone.
     #[arg(long, global = true)]
     no_net: bool,
+    /// The network alone: its most probable legal move at once, no search (never filling
+    /// an own true eye; a pass when nothing else is left; never resigns). On the board
+    /// size it was trained for; other sizes search as usual.
+    #[arg(long, global = true, conflicts_with = "no_net")]
+    net_only: bool,
     /// The hand-written priors instead of the learned model (for comparisons).
     #[arg(long, global = true)]
     hand_priors: bool,
@@ -101,6 +106,7 @@ impl EngineOptions {
         let mut config = EngineConfig {
             knowledge: Some(load_model(self.model.as_deref())),
             network: (!self.no_net).then(|| load_network(self.net.as_deref())),
+            network_only: self.net_only,
             hand_priors: self.hand_priors,
             learned_playouts: self.learned_playouts,
             two_liberty_playouts: self.two_liberty_playouts,

@@ -356,3 +356,39 @@ fn at_level_max_the_policy_commands_answer_the_networks_probabilities() {
         answers[8]
     );
 }
+
+#[test]
+fn the_network_alone_plays_its_most_probable_move() {
+    let tiny = yeoul::knowledge::network::Network::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tiny-net.safetensors"
+    )))
+    .expect("the tiny network");
+    let config = EngineConfig {
+        level: Level::Easy,
+        threads: 1,
+        network: Some(std::sync::Arc::new(tiny)),
+        network_only: true,
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+    let mut out = Vec::new();
+    let input = "play b Q16\nyeoul-policy 1\ngenmove w\nyeoul-policy 1\ngenmove b\nyeoul-stats\n";
+    yeoul::gtp::run(engine, Cursor::new(input.as_bytes().to_vec()), &mut out);
+    let out = String::from_utf8(out).expect("UTF-8");
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let top = |k: usize| {
+        answers[k]
+            .trim_start_matches("= ")
+            .split(' ')
+            .next()
+            .unwrap_or("")
+    };
+    assert_eq!(answers[2], format!("= {}", top(1)));
+    assert_eq!(answers[4], format!("= {}", top(3)));
+    assert!(
+        answers[5].contains("\"decision\":\"Network\""),
+        "{}",
+        answers[5]
+    );
+}
