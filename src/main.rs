@@ -490,32 +490,30 @@ fn main() {
 
 /// The model a run uses: `--model PATH`, else the built-in one; a bad file ends the run.
 fn load_model(path: Option<&Path>) -> Arc<Model> {
-    let loaded = match path {
-        Some(p) => Model::load(p).map(Arc::new),
-        None => Model::builtin(),
-    };
-    match loaded {
-        Ok(model) => model,
-        Err(e) => match path {
-            Some(p) => fail(&format!("{}: {e}", p.display())),
-            None => fail(&format!("the built-in model: {e}")),
-        },
-    }
+    load_or_fail("model", path, Model::load, Model::builtin)
 }
 
 /// The network a run uses: `--net PATH`, else the built-in one; a bad file ends the run.
 fn load_network(path: Option<&Path>) -> Arc<Network> {
+    load_or_fail("network", path, Network::load, Network::builtin)
+}
+
+/// A file given on the command line, else the built-in one; a bad file ends the run with
+/// its reason.
+fn load_or_fail<T, E: std::fmt::Display>(
+    what: &str,
+    path: Option<&Path>,
+    load: impl Fn(&Path) -> Result<T, E>,
+    builtin: impl Fn() -> Result<Arc<T>, E>,
+) -> Arc<T> {
     let loaded = match path {
-        Some(p) => Network::load(p).map(Arc::new),
-        None => Network::builtin(),
+        Some(p) => load(p).map(Arc::new),
+        None => builtin(),
     };
-    match loaded {
-        Ok(network) => network,
-        Err(e) => match path {
-            Some(p) => fail(&format!("{}: {e}", p.display())),
-            None => fail(&format!("the built-in network: {e}")),
-        },
-    }
+    loaded.unwrap_or_else(|e| match path {
+        Some(p) => fail(&format!("{}: {e}", p.display())),
+        None => fail(&format!("the built-in {what}: {e}")),
+    })
 }
 
 /// Runs `job` on a rayon pool of `threads` (default: all cores).

@@ -393,7 +393,7 @@ fn neighbours_of(board: &Board, p: Point) -> Bitboard {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::knowledge::shape::{Geometry, SIZES, canonical_tactical};
     use crate::rules::{BoardSize, Suicide, parse_diagram};
@@ -437,7 +437,7 @@ mod tests {
 
     /// White C3 in atari (its liberty D3) with Black's C4, D4, B3 and C2 around it; the
     /// ladder after White D3 reaches the edge.
-    const LADDER: [&str; 9] = [
+    pub(crate) const LADDER: [&str; 9] = [
         ". . . . . . . . .",
         ". . . . . . . . .",
         ". . . . . . . . .",

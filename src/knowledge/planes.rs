@@ -230,6 +230,7 @@ impl InputPlanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knowledge::features::tests::LADDER;
     use crate::knowledge::shape::orient;
     use crate::rules::{BoardSize, parse_diagram};
     use rand::{Rng, SeedableRng};
@@ -252,20 +253,6 @@ mod tests {
             .map(|p| size.name(p))
             .collect()
     }
-
-    /// White C3 in atari (its liberty D3) with Black's C4, D4, B3 and C2 around it; the
-    /// ladder after White D3 reaches the edge.
-    const LADDER: [&str; 9] = [
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . X X . . . . .",
-        ". X O . . . . . .",
-        ". . X . . . . . .",
-        ". . . . . . . . .",
-    ];
 
     #[test]
     fn the_planes_say_what_the_board_shows_for_the_side_to_move() {
