@@ -251,4 +251,34 @@ mod tests {
         }
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
+
+    #[test]
+    fn broken_records_are_skipped_and_counted_and_the_export_goes_on() {
+        let dir = std::env::temp_dir().join(format!("yeoul-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(
+            dir.join("good.sgf"),
+            "(;SZ[19]DT[2010-01-01];B[pd];W[dp];B[pp])(;SZ[19]DT[2011-08-01];B[dd];W[pp])\
+             (;SZ[9];B[ee])(;SZ[19];B[pd];W[pd])",
+        )
+        .expect("write");
+        std::fs::write(dir.join("garbage.sgf"), [0xff, 0x00, b'(', b';', b'B']).expect("write");
+        std::fs::write(dir.join("empty.sgf"), "").expect("write");
+        let config = PositionsConfig {
+            inputs: vec![dir.clone()],
+            validation_from: Some("2011-07-01".into()),
+            max_positions: 100,
+            max_validation_positions: 100,
+            seed: 1,
+        };
+        let report = export(&config, &dir.join("t.pos"), &dir.join("v.pos")).expect("exported");
+        assert_eq!(report.read.games, 2);
+        assert_eq!(report.read.skipped_total(), 4, "{}", report.read);
+        assert_eq!((report.training_games, report.validation_games), (1, 1));
+        assert_eq!(
+            (report.training_positions, report.validation_positions),
+            (3, 2)
+        );
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
 }
