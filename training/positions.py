@@ -36,26 +36,44 @@ class Positions:
             offset=HEADER_BYTES,
             shape=(count,),
         )
-        self.packed = packed
+        self.packed_bytes = packed
 
     def __len__(self):
         return len(self.records)
 
-    def flat(self, indices):
-        """Planes as (batch, planes, points) uint8, moves and move numbers."""
+    def packed(self, indices):
+        """The records at `indices` (in file order): packed planes (batch, bytes) and moves.
+        Packed, a position is 1/32 of its float planes: the trainer ships it so to the
+        device and unpacks it there (`inputs`)."""
         rows = self.records[np.sort(indices)]
-        bits = np.unpackbits(rows["bits"], axis=1, bitorder="little")
-        bits = bits[:, : self.planes * self.points].reshape(-1, self.planes, self.points)
-        return bits, rows["move"].astype(np.int32), rows["number"].astype(np.int32)
+        return np.ascontiguousarray(rows["bits"]), rows["move"].astype(np.int32)
+
+    def flat(self, indices):
+        """Planes as (batch, planes, points) uint8, and moves."""
+        packed, moves = self.packed(indices)
+        return unpack(packed, self.planes, self.points), moves
 
     def batch(self, indices, symmetries=None):
         """Inputs (batch, n, n, planes) float32 and moves; `symmetries` (one of 0..7 per
         position) turns each position and its move."""
-        bits, moves, _ = self.flat(indices)
-        if symmetries is not None:
-            bits, moves = transform(bits, moves, symmetries, self.size)
-        x = bits.reshape(-1, self.planes, self.size, self.size).transpose(0, 2, 3, 1)
-        return x.astype(np.float32), moves
+        packed, moves = self.packed(indices)
+        if symmetries is None:
+            symmetries = np.zeros(len(moves), np.int32)
+        return inputs(packed, moves, symmetries, self.planes, self.size)
+
+
+def unpack(packed, planes, points, xp=np):
+    """Packed rows to (batch, planes, points) bits, with numpy or jax.numpy (`xp`)."""
+    bits = xp.unpackbits(packed, axis=1, bitorder="little")
+    return bits[:, : planes * points].reshape(-1, planes, points)
+
+
+def inputs(packed, moves, symmetries, planes, size, xp=np):
+    """The network's inputs (batch, n, n, planes) float32 and the moves, each position
+    turned by its symmetry; numpy or jax.numpy (`xp`: the trainer runs it on the device)."""
+    bits, moves = transform(unpack(packed, planes, size * size, xp), moves, symmetries, size, xp)
+    x = bits.reshape(-1, planes, size, size).transpose(0, 2, 3, 1)
+    return x.astype(xp.float32), moves
 
 
 def permutations(size):
@@ -71,12 +89,12 @@ def permutations(size):
     return np.stack(out)
 
 
-def transform(bits, moves, symmetries, size):
+def transform(bits, moves, symmetries, size, xp=np):
     """Turns each position (batch, planes, points) and its move by its symmetry."""
     perm = permutations(size)
-    inverse = np.argsort(perm, axis=1)
-    index = perm[symmetries]  # (batch, points)
-    turned = np.take_along_axis(bits, index[:, None, :], axis=2)
+    inverse = xp.asarray(np.argsort(perm, axis=1))
+    index = xp.asarray(perm)[symmetries]  # (batch, points)
+    turned = xp.take_along_axis(bits, index[:, None, :], axis=2)
     return turned, inverse[symmetries, moves]
 
 

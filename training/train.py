@@ -29,6 +29,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import net  # noqa: E402
+import positions as positions_file  # noqa: E402
 from positions import Positions  # noqa: E402
 
 
@@ -78,14 +79,20 @@ def learning_rate(peak, warmup, progress):
     return peak * (0.01 + 0.99 * 0.5 * (1.0 + np.cos(np.pi * t)))
 
 
+def device_inputs(packed, moves, symmetries):
+    """Packed positions to the network's inputs, on the device (inside the step)."""
+    return positions_file.inputs(packed, moves, symmetries, net.PLANES, net.BOARD, jnp)
+
+
 def make_step(optimizer):
     def loss_fn(params, x, y):
         logits = net.masked_logits(params, x)
         return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
 
     @jax.jit
-    def step(params, opt_state, x, y, lr):
+    def step(params, opt_state, packed, moves, symmetries, lr):
         opt_state.hyperparams["learning_rate"] = lr
+        x, y = device_inputs(packed, moves, symmetries)
         loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
         updates, opt_state = optimizer.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, loss
@@ -94,7 +101,8 @@ def make_step(optimizer):
 
 
 @jax.jit
-def _scores(params, x, y):
+def _scores(params, packed, moves):
+    x, y = device_inputs(packed, moves, jnp.zeros(moves.shape, jnp.int32))
     logits = net.masked_logits(params, x)
     played = jnp.take_along_axis(logits, y[:, None], axis=1)
     rank = jnp.sum(logits > played, axis=1)  # moves rated strictly above the one played
@@ -110,8 +118,8 @@ def evaluate(params, positions, count, seed=0, batch=512):
     indices = np.sort(rng.choice(n, size=min(count, n), replace=False))
     ranks, logps = [], []
     for start in range(0, len(indices), batch):
-        x, y = positions.batch(indices[start : start + batch])
-        r, lp = _scores(params, jnp.asarray(x), jnp.asarray(y))
+        packed, moves = positions.packed(indices[start : start + batch])
+        r, lp = _scores(params, packed, moves)
         ranks.append(np.asarray(r))
         logps.append(np.asarray(lp))
     ranks = np.concatenate(ranks)
@@ -125,7 +133,8 @@ def evaluate(params, positions, count, seed=0, batch=512):
 
 
 class Batches:
-    """Random batches (with random symmetries) prepared by a thread ahead of the steps."""
+    """Random batches of packed positions, with a random symmetry each, drawn by a thread
+    ahead of the steps."""
 
     def __init__(self, positions, batch, seed, depth=6):
         self.positions = positions
@@ -137,13 +146,20 @@ class Batches:
 
     def _fill(self):
         n = len(self.positions)
-        while True:
-            indices = self.rng.integers(0, n, self.batch)
-            symmetries = self.rng.integers(0, 8, self.batch)
-            self.queue.put(self.positions.batch(indices, symmetries))
+        try:
+            while True:
+                indices = self.rng.integers(0, n, self.batch)
+                symmetries = self.rng.integers(0, 8, self.batch)
+                packed, moves = self.positions.packed(indices)
+                self.queue.put((packed, moves, symmetries.astype(np.int32)))
+        except Exception as e:  # the training loop raises it, rather than wait forever
+            self.queue.put(e)
 
     def next(self):
-        return self.queue.get()
+        item = self.queue.get()
+        if isinstance(item, Exception):
+            raise item
+        return item
 
 
 def atomic_save(path, params, note):
@@ -188,14 +204,12 @@ def train(args):
     loss_sum, loss_count, done = 0.0, 0, 0
     history = []
     for done in range(1, steps + 1):
-        x, y = batches.next()
-        x = jax.make_array_from_process_local_data(data, x)
-        y = jax.make_array_from_process_local_data(data, y)
+        packed, moves, symmetries = (jax.make_array_from_process_local_data(data, a) for a in batches.next())
         progress_share = (done - 1) / steps
         if args.time_limit:
             progress_share = max(progress_share, (time.time() - started) / (60 * args.time_limit))
         lr = np.float32(learning_rate(args.lr, args.warmup, progress_share))
-        params, opt_state, loss = step(params, opt_state, x, y, lr)
+        params, opt_state, loss = step(params, opt_state, packed, moves, symmetries, lr)
         if done % 50 == 0 or done == steps:
             loss_sum += float(loss)
             loss_count += 1
