@@ -58,6 +58,13 @@ impl Player for EnginePlayer {
             .map_err(|e| PlayerError::Rejected(format!("fixed_handicap {stones}: {e}")))
     }
 
+    fn set_free_handicap(&mut self, points: &[Point]) -> Result<(), PlayerError> {
+        self.engine
+            .game_mut()
+            .set_free_handicap(points)
+            .map_err(|e| PlayerError::Rejected(format!("set_free_handicap: {e}")))
+    }
+
     fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError> {
         Ok(self.engine.genmove(color, &AtomicBool::new(false)))
     }

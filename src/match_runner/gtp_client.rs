@@ -516,6 +516,12 @@ impl Player for GtpPlayer {
             .collect()
     }
 
+    fn set_free_handicap(&mut self, points: &[Point]) -> Result<(), PlayerError> {
+        let vertices: Vec<String> = points.iter().map(|&p| self.size.name(p)).collect();
+        self.send(&format!("set_free_handicap {}", vertices.join(" ")))
+            .map(drop)
+    }
+
     fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError> {
         let command = format!("genmove {}", gtp_color(color));
         let answer = self

@@ -46,6 +46,10 @@ pub trait Player {
     /// Places GTP's fixed handicap of `stones` (2 or more) on the player's board after
     /// `new_game`, and says where it put them.
     fn fixed_handicap(&mut self, stones: u32) -> Result<Vec<Point>, PlayerError>;
+    /// Sets handicap stones on `points` after `new_game` (GTP's `set_free_handicap`): for
+    /// an engine whose own fixed handicap stands elsewhere (Pachi puts the third of three
+    /// stones on Q4, not D16).
+    fn set_free_handicap(&mut self, points: &[Point]) -> Result<(), PlayerError>;
     /// The game's clock, told after `new_game` when the match has one.
     fn time_settings(&mut self, _control: TimeControl) -> Result<(), PlayerError> {
         Ok(())
@@ -523,7 +527,23 @@ pub fn play_game(
         };
         for color in Color::BOTH {
             let player = &mut players[color.index()];
-            let placed = player.fixed_handicap(config.handicap);
+            let placed = match player.fixed_handicap(config.handicap) {
+                // As many stones on other points: the engine's own table. Its board gets
+                // GTP's points instead, so that every board holds the same game.
+                Ok(points)
+                    if points.len() == expected.len() && !same_points(&points, &expected) =>
+                {
+                    log::info!(
+                        "{color} placed its {} handicap stones on its own points: told GTP's",
+                        points.len()
+                    );
+                    player
+                        .new_game(config.size, config.komi, config.ruleset)
+                        .and_then(|()| player.set_free_handicap(&expected))
+                        .map(|()| expected.clone())
+                }
+                other => other,
+            };
             if let Some(result) = handicap_fault(&mut rec, color, player.name(), &expected, placed)
             {
                 rec.result = result;
@@ -611,6 +631,14 @@ pub fn play_game(
     rec
 }
 
+/// Whether two lists hold the same points in any order.
+fn same_points(a: &[Point], b: &[Point]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
 /// Checks what `color`'s player answered to `fixed_handicap` against GTP's points: on a
 /// fault (noted), how the game ends before it starts. An error forfeits the game; other
 /// points than GTP's leave it without a result (the players disagree about the game).
@@ -630,13 +658,11 @@ fn handicap_fault(
                 reason: format!("{color} could not place the handicap"),
             })
         }
-        Ok(mut points) => {
-            let mut want = expected.to_vec();
-            points.sort_unstable();
-            want.sort_unstable();
-            if points == want {
+        Ok(points) => {
+            if same_points(&points, expected) {
                 return None;
             }
+            let want = expected.to_vec();
             let names =
                 |ps: &[Point]| -> Vec<String> { ps.iter().map(|&p| rec.size.name(p)).collect() };
             let e = PlayerError::Protocol(format!(
@@ -720,10 +746,9 @@ fn referee_score(
         .new_game(rec.size, rec.komi, rec.ruleset)
         .map_err(|e| ("new game".to_string(), e))?;
     if rec.handicap.len() >= 2 {
-        let stones = rec.handicap.len() as u32;
         referee
-            .fixed_handicap(stones)
-            .map_err(|e| (format!("fixed_handicap {stones}"), e))?;
+            .set_free_handicap(&rec.handicap)
+            .map_err(|e| ("set_free_handicap".to_string(), e))?;
     }
     for &(color, mv) in &rec.moves {
         referee

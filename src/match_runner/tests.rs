@@ -23,6 +23,8 @@ struct RandomPlayer {
     told: Vec<String>,
     /// Answer `fixed_handicap` with its first stone left out.
     misplaces_handicap: bool,
+    /// Place `fixed_handicap`'s stones on their mirror image (as Pachi does with three).
+    mirrors_handicap: bool,
 }
 
 impl RandomPlayer {
@@ -37,6 +39,7 @@ impl RandomPlayer {
             slow_from: None,
             told: Vec::new(),
             misplaces_handicap: false,
+            mirrors_handicap: false,
         }
     }
 }
@@ -72,7 +75,29 @@ impl Player for RandomPlayer {
         if self.misplaces_handicap {
             points.remove(0);
         }
+        if self.mirrors_handicap {
+            let size = self.game.size();
+            let n = size.get();
+            let mirrored: Vec<Point> = points
+                .iter()
+                .map(|&p| {
+                    let (col, row) = size.col_row(p);
+                    size.point(n - 1 - col, row).expect("on the board")
+                })
+                .collect();
+            self.game = Game::new(size, self.game.ruleset());
+            self.game.set_free_handicap(&mirrored).expect("legal");
+            return Ok(mirrored);
+        }
         Ok(points)
+    }
+
+    fn set_free_handicap(&mut self, points: &[Point]) -> Result<(), PlayerError> {
+        self.told
+            .push(format!("set_free_handicap {}", points.len()));
+        self.game
+            .set_free_handicap(points)
+            .map_err(|e| PlayerError::Rejected(e.to_string()))
     }
 
     fn time_settings(&mut self, control: TimeControl) -> Result<(), PlayerError> {
@@ -833,6 +858,31 @@ fn a_handicap_game_gives_black_the_stones_and_white_the_first_move() {
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_whose_own_handicap_points_differ_is_told_gtps() {
+    let config = MatchConfig {
+        games: 1,
+        handicap: 3,
+        ..MatchConfig::default()
+    };
+    let mut a = RandomPlayer::new("giver", 1);
+    let mut b = RandomPlayer::new("mirror", 2);
+    b.mirrors_handicap = true;
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    let rec = &summary.records[0];
+    assert!(rec.faults.is_empty(), "{:?}", rec.faults);
+    assert!(!rec.moves.is_empty(), "{rec}");
+    assert_eq!(
+        rec.handicap,
+        crate::rules::fixed_handicap_points(config.size, 3).unwrap()
+    );
+    assert!(
+        b.told.iter().any(|t| t == "set_free_handicap 3"),
+        "{:?}",
+        b.told
+    );
 }
 
 #[test]
