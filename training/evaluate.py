@@ -21,7 +21,7 @@ def main():
     p.add_argument("--positions", dest="count", type=int, default=1 << 30, help="at most this many (drawn once, seed 0)")
     args = p.parse_args()
     params, meta = net.load(args.net)
-    result = train.evaluate(params, Positions(args.positions, net.PLANES, net.PLANES_VERSION), args.count)
+    result = train.evaluate(params, Positions(args.positions, net.PLANES, net.PLANES_VERSION), args.count, phases=True)
     result.update({"blocks": int(meta["blocks"]), "filters": int(meta["filters"]), "bytes": os.path.getsize(args.net), "note": meta.get("note", "")})
     print(json.dumps(result))
 

@@ -110,9 +110,14 @@ def _scores(params, packed, moves):
     return rank, jnp.take_along_axis(logp, y[:, None], axis=1)[:, 0]
 
 
-def evaluate(params, positions, count, seed=0, batch=512):
+# Move-number ranges of the top-1 table (Pachi's t-predict buckets, as `yeoul predict`).
+PHASES = [(0, 9), (10, 19), (20, 29), (30, 59), (60, 89), (90, 119), (120, 179), (180, 269), (270, 1 << 16)]
+
+
+def evaluate(params, positions, count, seed=0, batch=512, phases=False):
     """Top-1, top-5 and mean log-likelihood of the moves played, on `count` positions
-    drawn once with `seed` (the same ones for every network)."""
+    drawn once with `seed` (the same ones for every network); with `phases`, top-1 by
+    move number too."""
     n = len(positions)
     rng = np.random.default_rng(seed)
     indices = np.sort(rng.choice(n, size=min(count, n), replace=False))
@@ -124,12 +129,19 @@ def evaluate(params, positions, count, seed=0, batch=512):
         logps.append(np.asarray(lp))
     ranks = np.concatenate(ranks)
     logps = np.concatenate(logps)
-    return {
+    result = {
         "positions": int(len(ranks)),
         "top1": float(np.mean(ranks < 1)),
         "top5": float(np.mean(ranks < 5)),
         "log_likelihood": float(np.mean(logps)),
     }
+    if phases:
+        numbers = positions.records["number"][indices]
+        result["top1_by_move_number"] = {
+            f"{lo}-{hi}" if hi < 1 << 16 else f"{lo}+": round(float(np.mean(ranks[(numbers >= lo) & (numbers <= hi)] < 1)), 4)
+            for lo, hi in PHASES
+        }
+    return result
 
 
 class Batches:
