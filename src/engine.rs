@@ -560,7 +560,9 @@ impl Engine {
             params.max_playouts = playouts;
             params.max_time = None;
         }
-        if self.config.deterministic {
+        // Reproducible: playouts alone bound the search. A level without a playout cap
+        // (max) keeps its time instead, as the command line requires --playouts there.
+        if self.config.deterministic && params.max_playouts != u64::MAX {
             params.max_time = None;
             params.early_stop = false;
         }

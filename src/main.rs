@@ -162,6 +162,12 @@ impl EngineOptions {
         if self.amaf_distance > 16 {
             fail("--amaf-distance must be 0 to 16");
         }
+        if self.deterministic
+            && self.playouts.is_none()
+            && self.level.settings().playouts[0] == u64::MAX
+        {
+            fail("--deterministic at the level max needs --playouts (max has no playout cap)");
+        }
     }
 }
 

@@ -61,6 +61,7 @@ fn a_bad_option_prints_usage_on_stderr_and_fails() {
         &["--rules", "ing"],
         &["--lag", "nan"],
         &["--lag", "100"],
+        &["--level", "max", "--deterministic"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_yeoul"))
             .args(args)

@@ -39,6 +39,8 @@ PLANES_VERSION = 1
 LEGAL_PLANE = 15
 BOARD = 19
 POINTS = BOARD * BOARD
+# The filter counts the engine's forward pass is compiled for (src/knowledge/network.rs).
+FILTERS = (8, 16, 32, 48, 64, 96, 128, 192, 256)
 
 
 def init(key, blocks, filters, planes=PLANES, points=POINTS):

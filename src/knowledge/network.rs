@@ -404,8 +404,11 @@ impl Network {
         let points = self.size * self.size;
         let batch = positions.len().min(scratch.batch);
         let rows = batch * points;
+        if batch == 0 {
+            return &[];
+        }
         for (k, planes) in positions.iter().take(batch).enumerate() {
-            debug_assert_eq!(planes.points(), points, "planes of another board size");
+            assert_eq!(planes.points(), points, "planes of another board size");
             planes.write_input(&mut scratch.input[k * points * PLANES..(k + 1) * points * PLANES]);
         }
         let whole = Buffers {
@@ -868,6 +871,15 @@ mod tests {
                 "policy",
             );
         }
+        // Five positions shared out among three threads (two, two and one).
+        let mut three = net.scratch(5);
+        three.set_threads(3);
+        assert_close(
+            net.logits(&positions[..5], &mut three),
+            &logits[..5 * 361],
+            "three threads",
+        );
+        assert!(net.logits(&[], &mut three).is_empty());
         let mut all = net.scratch(positions.len());
         all.set_threads(2);
         assert_close(net.logits(&positions, &mut all), &logits, "batch logits");

@@ -539,6 +539,10 @@ pub fn play_game(
                     );
                     player
                         .new_game(config.size, config.komi, config.ruleset)
+                        .and_then(|()| match config.clock {
+                            TimeControl::None => Ok(()),
+                            control => player.time_settings(control),
+                        })
                         .and_then(|()| player.set_free_handicap(&expected))
                         .map(|()| expected.clone())
                 }

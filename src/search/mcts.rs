@@ -178,7 +178,7 @@ impl Context<'_> {
             };
             if let Some(network) = self.network {
                 let n = tree.node(node);
-                if (node == ROOT || n.visits() >= network.settings.threshold)
+                if (node == ROOT || n.visits() >= network.settings.threshold && network.has_room())
                     && !n.has_network()
                     && n.claim_network()
                 {

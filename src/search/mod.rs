@@ -285,11 +285,9 @@ impl Search {
             if let Some(e) = evaluator.as_ref().filter(|e| !e.settings.inline) {
                 scope.spawn(|| e.serve());
             }
-            let workers = run_workers(&ctx, params, threads, stop, started, params.seed);
-            if let Some(e) = &evaluator {
-                e.finish();
-            }
-            workers
+            // Ends the evaluating thread however the workers end (a panic too).
+            let _finish = evaluator.as_ref().map(network_priors::FinishOnDrop);
+            run_workers(&ctx, params, threads, stop, started, params.seed)
         });
         let mut result = summarize(&ctx, &[&self.tree], &workers, started);
         result.stats.threads = threads;

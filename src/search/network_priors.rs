@@ -10,7 +10,7 @@ use crate::knowledge::network::{Network, Scratch};
 use crate::knowledge::planes::{History, InputPlanes};
 use crate::rules::{Board, Color, Point};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -46,6 +46,9 @@ pub struct Evaluator<'a> {
     weights: PriorWeights,
     pub settings: NetworkUse,
     queue: Mutex<VecDeque<Request>>,
+    /// Requests waiting: read before a node is claimed, so that a full queue costs the
+    /// workers one load rather than a claim, a lock and a release.
+    waiting: AtomicUsize,
     ready: Condvar,
     finished: AtomicBool,
     pub evaluated: AtomicU64,
@@ -65,6 +68,7 @@ impl<'a> Evaluator<'a> {
             weights,
             settings,
             queue: Mutex::new(VecDeque::with_capacity(QUEUE_CAP)),
+            waiting: AtomicUsize::new(0),
             ready: Condvar::new(),
             finished: AtomicBool::new(false),
             evaluated: AtomicU64::new(0),
@@ -75,6 +79,13 @@ impl<'a> Evaluator<'a> {
     /// Buffers for evaluating one position at a time in place.
     pub fn scratch(&self) -> Scratch {
         self.network.scratch(1)
+    }
+
+    /// Whether a node other than the root may ask now (in place always; queued while the
+    /// queue has room).
+    #[inline]
+    pub fn has_room(&self) -> bool {
+        self.settings.inline || self.waiting.load(Ordering::Relaxed) < QUEUE_CAP
     }
 
     /// Asks for the children of `request.node` to be rated, in place (`scratch`) or by
@@ -93,6 +104,7 @@ impl<'a> Evaluator<'a> {
             return;
         }
         queue.push_back(request);
+        self.waiting.store(queue.len(), Ordering::Relaxed);
         drop(queue);
         self.ready.notify_one();
     }
@@ -121,6 +133,7 @@ impl<'a> Evaluator<'a> {
                 let take = queue.len().min(BATCH);
                 batch.clear();
                 batch.extend(queue.drain(..take));
+                self.waiting.store(queue.len(), Ordering::Relaxed);
             }
             self.evaluate(&batch, &mut scratch);
         }
@@ -128,7 +141,11 @@ impl<'a> Evaluator<'a> {
 
     /// Ends [`Evaluator::serve`].
     pub fn finish(&self) {
+        // Under the lock: `serve` checks the flag and waits under it, so the wake-up
+        // cannot fall between its check and its wait.
+        let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
         self.finished.store(true, Ordering::Relaxed);
+        drop(queue);
         self.ready.notify_all();
     }
 
@@ -165,6 +182,15 @@ impl<'a> Evaluator<'a> {
             let visits = (scale * p.sqrt()).round() as u32;
             child.set_prior(even + visits, even + 2 * visits);
         }
+    }
+}
+
+/// Calls [`Evaluator::finish`] when dropped.
+pub struct FinishOnDrop<'e, 'a>(pub &'e Evaluator<'a>);
+
+impl Drop for FinishOnDrop<'_, '_> {
+    fn drop(&mut self) {
+        self.0.finish();
     }
 }
 
@@ -244,6 +270,41 @@ mod tests {
         assert_eq!(checked, 360);
         // The root, and nodes below it that reached 20 visits.
         assert!(result.stats.network_evaluations > 1, "{:?}", result.stats);
+        // A node below the root: its children carry the network's priors for its own
+        // position (the root's move played, the history one move longer).
+        let tree = &search.tree;
+        let rated = tree
+            .children(ROOT)
+            .expect("an expanded root")
+            .find(|&c| tree.node(c).has_network() && tree.children(c).is_some())
+            .expect("a rated child of the root");
+        let mv = Move::Play(Point::from_index(tree.node(rated).mv() as usize));
+        let mut below = game.clone();
+        below.play(Color::White, mv).expect("legal");
+        let planes = InputPlanes::encode(
+            below.board(),
+            Color::Black,
+            &history_of_record(below.record(), Color::Black),
+        );
+        let probabilities = network.policy(&[planes], &mut scratch).to_vec();
+        let mut grandchildren = 0;
+        for g in tree.children(rated).expect("children") {
+            let node = tree.node(g);
+            if node.mv() == PASS {
+                continue;
+            }
+            let p = Point::from_index(node.mv() as usize);
+            let v = (weights.network * probabilities[size.row_major(p)].sqrt()).round();
+            let even = weights.even as f32;
+            let expected = (even + 2.0 * v) / (2.0 * (even + v));
+            assert!(
+                (node.prior_value() - expected).abs() < 1e-6,
+                "{}",
+                size.name(p)
+            );
+            grandchildren += 1;
+        }
+        assert!(grandchildren > 300);
     }
 
     #[test]
