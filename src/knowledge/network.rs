@@ -210,8 +210,8 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// Threads an evaluation may use: a batch is shared out among them, a single
-    /// position's matrix products are split (1: the caller's thread alone).
+    /// Threads an evaluation may use: a batch's positions are shared out among them, a
+    /// single position's board in bands of tile rows (1: the caller's thread alone).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -516,55 +516,103 @@ impl Network {
         out: &mut [f32],
         residual: Option<&[f32]>,
     ) {
+        let all = work.batch * self.tiles.count;
+        let side = self.size.div_ceil(2);
+        let windows = &mut work.windows[..16 * all * CIN];
+        let products = &mut work.products[..16 * all * COUT];
+        let parts = work.threads.min(all / side).max(1);
+        if parts == 1 {
+            let rows = 0..all;
+            return self
+                .convolve_rows::<CIN, COUT>(conv, src, residual, rows, windows, products, out, 0);
+        }
+        // Whole rows of tiles to each thread: each writes its own band of the board.
+        let band = (all / side).div_ceil(parts) * side;
+        rayon::scope(|scope| {
+            let (mut windows, mut products, mut out) = (windows, products, out);
+            let (mut first, mut first_point) = (0, 0);
+            while first < all {
+                let end = (first + band).min(all);
+                let end_point = self.band_end(end - 1);
+                let (w, w_rest) = windows.split_at_mut((end - first) * 16 * CIN);
+                let (p, p_rest) = products.split_at_mut((end - first) * 16 * COUT);
+                let (o, o_rest) = out.split_at_mut((end_point - first_point) * COUT);
+                (windows, products, out) = (w_rest, p_rest, o_rest);
+                let start = first_point;
+                scope.spawn(move |_| {
+                    self.convolve_rows::<CIN, COUT>(conv, src, residual, first..end, w, p, o, start)
+                });
+                (first, first_point) = (end, end_point);
+            }
+        });
+    }
+
+    /// The end (exclusive) of the points whose outputs the rows of tiles up to `row`
+    /// (counted over the whole batch) hold: the board row after its band of two.
+    fn band_end(&self, row: usize) -> usize {
+        let (n, side) = (self.size, self.size.div_ceil(2));
+        let (k, t) = (row / self.tiles.count, row % self.tiles.count);
+        k * n * n + (2 * (t / side + 1)).min(n) * n
+    }
+
+    /// The convolution for the tiles `rows` of the batch (position `row / tiles` and
+    /// tile `row % tiles`): their windows and products in `windows` and `products`, their
+    /// outputs into `out`, which starts at point `out_start` of the batch.
+    #[allow(clippy::too_many_arguments)]
+    fn convolve_rows<const CIN: usize, const COUT: usize>(
+        &self,
+        conv: &Conv,
+        src: &[f32],
+        residual: Option<&[f32]>,
+        rows: std::ops::Range<usize>,
+        windows: &mut [f32],
+        products: &mut [f32],
+        out: &mut [f32],
+        out_start: usize,
+    ) {
         let points = self.size * self.size;
         let tiles = &self.tiles;
-        let all = work.batch * tiles.count;
+        let count = rows.len();
         let zeros = [0.0f32; CIN];
         let no_residual = [0.0f32; COUT];
+        let (image, _) = src.as_chunks::<CIN>();
         // Input windows Bᵀ d B, one tile's 16 vectors after another.
-        let (windows, _) = work.windows[..16 * all * CIN].as_chunks_mut::<CIN>();
-        for k in 0..work.batch {
-            let (image, _) = src[k * points * CIN..(k + 1) * points * CIN].as_chunks::<CIN>();
-            for t in 0..tiles.count {
-                let d: [&[f32; CIN]; 16] =
-                    std::array::from_fn(|e| match tiles.window[t * 16 + e] {
-                        OFF => &zeros,
-                        q => &image[q as usize],
-                    });
-                let row = k * tiles.count + t;
-                input_window(&d, &mut windows[row * 16..(row + 1) * 16]);
-            }
+        let (vectors, _) = windows.as_chunks_mut::<CIN>();
+        for (i, row) in rows.clone().enumerate() {
+            let (k, t) = (row / tiles.count, row % tiles.count);
+            let d: [&[f32; CIN]; 16] = std::array::from_fn(|e| match tiles.window[t * 16 + e] {
+                OFF => &zeros,
+                q => &image[k * points + q as usize],
+            });
+            input_window(&d, &mut vectors[i * 16..(i + 1) * 16]);
         }
-        // The 16 products, each over every tile of the batch (rows 16 vectors apart).
-        let products = &mut work.products[..16 * all * COUT];
+        // The 16 products, each over every tile of the rows (16 vectors apart).
         for e in 0..16 {
             matmul(
                 (&mut products[e * COUT..], 16 * COUT),
-                (&work.windows[e * CIN..], 16 * CIN),
+                (&windows[e * CIN..], 16 * CIN),
                 &conv.transformed[e * CIN * COUT..(e + 1) * CIN * COUT],
-                (all, CIN, COUT),
-                work.threads,
+                (count, CIN, COUT),
             );
         }
         // Outputs Aᵀ m A, plus bias and residual, through ReLU.
         let (products, _) = products.as_chunks::<COUT>();
         let bias: &[f32; COUT] = conv.bias[..COUT].try_into().expect("COUT biases");
-        let (out, _) = out[..work.batch * points * COUT].as_chunks_mut::<COUT>();
-        let residual = residual.map(|r| r[..work.batch * points * COUT].as_chunks::<COUT>().0);
-        for k in 0..work.batch {
-            for t in 0..tiles.count {
-                let row = k * tiles.count + t;
-                let y = output_tile(&products[row * 16..(row + 1) * 16]);
-                for (i, y) in y.iter().enumerate() {
-                    let p = tiles.outputs[t * 4 + i];
-                    if p == OFF {
-                        continue;
-                    }
-                    let at = k * points + p as usize;
-                    let skip = residual.map_or(&no_residual, |r| &r[at]);
-                    for c in 0..COUT {
-                        out[at][c] = (y[c] + bias[c] + skip[c]).max(0.0);
-                    }
+        let (out, _) = out.as_chunks_mut::<COUT>();
+        let residual = residual.map(|r| r.as_chunks::<COUT>().0);
+        for (i, row) in rows.enumerate() {
+            let (k, t) = (row / tiles.count, row % tiles.count);
+            let y = output_tile(&products[i * 16..(i + 1) * 16]);
+            for (j, y) in y.iter().enumerate() {
+                let p = tiles.outputs[t * 4 + j];
+                if p == OFF {
+                    continue;
+                }
+                let at = k * points + p as usize;
+                let skip = residual.map_or(&no_residual, |r| &r[at]);
+                let target = &mut out[at - out_start];
+                for c in 0..COUT {
+                    target[c] = (y[c] + bias[c] + skip[c]).max(0.0);
                 }
             }
         }
@@ -685,17 +733,11 @@ fn matmul(
     (a, a_stride): (&[f32], usize),
     b: &[f32],
     (m, k, n): (usize, usize, usize),
-    threads: usize,
 ) {
     let span = |rows: usize, stride: usize, width: usize| rows.saturating_sub(1) * stride + width;
     assert!(m > 0 && out_stride >= n && a_stride >= k);
     assert!(a.len() >= span(m, a_stride, k) && b.len() >= k * n);
     assert!(out.len() >= span(m, out_stride, n));
-    let parallelism = if threads > 1 {
-        gemm::Parallelism::Rayon(threads)
-    } else {
-        gemm::Parallelism::None
-    };
     // SAFETY: row i of `a` is a[i·a_stride..][..k] and of `out` out[i·out_stride..][..n],
     // inside the slices for every i < m (asserted), `b` holds k·n elements; `out` is
     // borrowed mutably, so it aliases neither input.
@@ -719,7 +761,7 @@ fn matmul(
             false,
             false,
             false,
-            parallelism,
+            gemm::Parallelism::None,
         );
     }
 }
@@ -843,6 +885,10 @@ mod tests {
 
     fn assert_close(ours: &[f32], theirs: &[f32], what: &str) {
         assert_eq!(ours.len(), theirs.len());
+        assert!(
+            ours.iter().all(|v| v.is_finite()),
+            "{what}: a value not computed"
+        );
         let worst = ours
             .iter()
             .zip(theirs)
@@ -858,8 +904,16 @@ mod tests {
         let (positions, logits, probabilities) = expected();
         // One at a time, and all in one batch on two threads.
         let mut one = net.scratch(1);
+        let mut one_on_two = net.scratch(1);
+        one_on_two.set_threads(2);
         for (k, planes) in positions.iter().enumerate() {
             let range = k * 361..(k + 1) * 361;
+            let on_two = net.logits(std::slice::from_ref(planes), &mut one_on_two);
+            assert_close(
+                on_two,
+                &logits[range.clone()],
+                "one position on two threads",
+            );
             assert_close(
                 net.logits(std::slice::from_ref(planes), &mut one),
                 &logits[range.clone()],
@@ -1002,13 +1056,17 @@ mod tests {
         let hidden: Vec<f32> = (0..361 * net.filters).map(|_| random()).collect();
         let mut scratch = net.scratch(1);
         let mut out = vec![0.0; 361 * net.filters];
-        for (conv, src, residual) in [
-            (&net.input, &input, None),
-            (&net.blocks[1][1], &hidden, Some(&hidden[..])),
+        // On one thread, and on three: the board in bands of 4, 4 and 2 rows of tiles.
+        for (conv, src, residual, threads) in [
+            (&net.input, &input, None, 1),
+            (&net.blocks[1][1], &hidden, Some(&hidden[..]), 1),
+            (&net.input, &input, None, 3),
+            (&net.blocks[1][1], &hidden, Some(&hidden[..]), 3),
         ] {
+            out.fill(f32::NAN);
             let mut work = Work {
                 batch: 1,
-                threads: 1,
+                threads,
                 windows: &mut scratch.windows,
                 products: &mut scratch.products,
             };
