@@ -190,6 +190,8 @@ pub struct EngineConfig {
     /// No search: the network's most probable legal move at once, whatever the level
     /// (the network alone, to measure it).
     pub network_only: bool,
+    /// The network rates a node in the worker that asks, instead of a thread of its own.
+    pub network_inline: bool,
     /// The search uses the hand-written priors instead of the learned ones (comparisons).
     pub hand_priors: bool,
     /// The playouts draw their 3x3 pattern move by the learned γ.
@@ -217,6 +219,7 @@ impl Default for EngineConfig {
             network: Network::builtin().ok(),
             network_threshold: NETWORK_THRESHOLD,
             network_only: false,
+            network_inline: false,
             hand_priors: false,
             learned_playouts: false,
             two_liberty_playouts: false,
@@ -545,7 +548,7 @@ impl Engine {
         if self.active_network().is_some() {
             params.network = Some(NetworkUse {
                 threshold: self.config.network_threshold,
-                inline: false,
+                inline: self.config.network_inline,
             });
         }
         let mut budget = self.clock_budget(color, self.level_time());

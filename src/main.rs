@@ -84,6 +84,13 @@ struct EngineOptions {
     /// size it was trained for; other sizes search as usual.
     #[arg(long, global = true, conflicts_with = "no_net")]
     net_only: bool,
+    /// Visits a node needs before the network rates its children (the root at once).
+    #[arg(long, default_value_t = yeoul::engine::NETWORK_THRESHOLD, global = true)]
+    net_threshold: u32,
+    /// The network rates a node in the search thread that asks for it, instead of a
+    /// thread of its own (an experiment).
+    #[arg(long, global = true)]
+    net_inline: bool,
     /// The hand-written priors instead of the learned model (for comparisons).
     #[arg(long, global = true)]
     hand_priors: bool,
@@ -107,6 +114,8 @@ impl EngineOptions {
             knowledge: Some(load_model(self.model.as_deref())),
             network: (!self.no_net).then(|| load_network(self.net.as_deref())),
             network_only: self.net_only,
+            network_threshold: self.net_threshold.max(1),
+            network_inline: self.net_inline,
             hand_priors: self.hand_priors,
             learned_playouts: self.learned_playouts,
             two_liberty_playouts: self.two_liberty_playouts,
