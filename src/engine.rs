@@ -703,8 +703,19 @@ impl Engine {
         stop: &AtomicBool,
         time_cap: Option<Duration>,
     ) -> Reply {
-        let started = Instant::now();
         self.judging = Duration::ZERO;
+        self.genmove_from(color, stop, time_cap, Instant::now())
+    }
+
+    /// [`Engine::genmove_within`] for a move that began at `started` (the clock is
+    /// charged from then).
+    fn genmove_from(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        time_cap: Option<Duration>,
+        started: Instant,
+    ) -> Reply {
         let mut params = self.params_for(color);
         if let (Some(cap), Some(t)) = (time_cap, params.max_time) {
             params.max_time = Some(t.min(cap));
@@ -740,16 +751,34 @@ impl Engine {
 
     /// `genmove` for KGS's cleanup phase: while opposing stones the arbiter judges dead
     /// are on the board, capture them (never pass, never resign); then play on as usual.
+    /// Under a clock the whole move, judgement included, may take longer than the
+    /// level's time but never longer than the clock allows: a judgement the clock cuts
+    /// short leaves the move to the search.
     pub fn genmove_cleanup(&mut self, color: Color, stop: &AtomicBool) -> Reply {
-        let judgement = self.quick_judgement();
-        if (judgement.dead & self.game.board().stones(color.opponent())).is_empty() {
-            return self.genmove(color, stop);
-        }
+        let started = Instant::now();
+        self.judging = Duration::ZERO;
+        let limit = self.clocks[color.index()]
+            .hard_limit()
+            .map(|l| l.saturating_sub(self.config.lag));
+        let left = |now: Instant| limit.map(|l| l.saturating_sub(now.duration_since(started)));
+        let effort = Effort {
+            // A twentieth of the room is kept for the move itself.
+            deadline: limit.and_then(|l| started.checked_add(l - l / 20)),
+            ..self.quick_effort()
+        };
+        let judgement = match self.judgement_with(Some(effort)) {
+            Some(j) if !(j.dead & self.game.board().stones(color.opponent())).is_empty() => j,
+            // Nothing left to capture, or no verdict in time: play on as usual.
+            _ => return self.genmove_from(color, stop, left(Instant::now()), started),
+        };
         let mv = match referee::capturing_move(&self.game, &judgement, color) {
             Some(p) => Move::Play(p),
             None => {
                 // No safe liberty of a dead chain: the search's best move that is not a pass.
-                let params = self.params_for(color);
+                let mut params = self.params_for(color);
+                if let Some(room) = left(Instant::now()) {
+                    params.max_time = Some(params.max_time.map_or(room, |t| t.min(room)));
+                }
                 let result = self.search.run(&self.game, color, &params, stop);
                 let mv = result
                     .candidates
@@ -761,11 +790,14 @@ impl Engine {
                 mv
             }
         };
-        if self.game.play(color, mv).is_err() {
+        let mv = if self.game.play(color, mv).is_ok() {
+            mv
+        } else {
             log::error!("cleanup chose an illegal move; passing");
             let _ = self.game.play(color, Move::Pass);
-            return Reply::Move(Move::Pass);
-        }
+            Move::Pass
+        };
+        self.clocks[color.index()].charge(started.elapsed());
         Reply::Move(mv)
     }
 
@@ -999,16 +1031,11 @@ impl Engine {
             .expect("a judgement with no deadline always comes")
     }
 
-    /// The judgement for a decision during play (passing, cleanup, territory): unclear
-    /// chains are not looked at again, since the time comes out of the clock (a full
-    /// judgement of 19x19 with unclear groups took up to 12 s in the referee matches).
-    /// A full judgement of the same position is used when there is one.
-    fn quick_judgement(&mut self) -> Judgement {
-        self.judgement_with(Some(self.quick_effort()))
-            .expect("a judgement with no deadline always comes")
-    }
-
-    /// The full effort of a quick judgement of this board.
+    /// The full effort of a quick judgement of this board, the judgement for a decision
+    /// during play (passing, cleanup, territory): unclear chains are not looked at again,
+    /// since the time comes out of the clock (a full judgement of 19x19 with unclear
+    /// groups took up to 12 s in the referee matches). A full judgement of the same
+    /// position is used when there is one.
     fn quick_effort(&self) -> Effort {
         Effort::for_board(self.game.size().points(), self.config.threads).quick()
     }
@@ -1410,8 +1437,45 @@ mod tests {
         assert_eq!(engine.affordable_effort(Color::Black, spent), None);
         // Once the position is judged, asking again costs nothing.
         engine.set_time_control(TimeControl::None);
-        engine.quick_judgement();
+        engine.judgement_with(Some(engine.quick_effort()));
         assert!(engine.judgement_during_play(Color::Black, late).is_some());
+    }
+
+    #[test]
+    fn cleanup_answers_within_its_clock() {
+        // A 19x19 judgement takes over a second on one thread; a clock of 0.6 s bounds the
+        // whole cleanup move, the judgement included.
+        // The lag keeps 0.3 s back: room for a loaded machine before the clock runs out.
+        let config = EngineConfig {
+            threads: 1,
+            level: Level::Hard,
+            lag: Duration::from_millis(300),
+            ..EngineConfig::default()
+        };
+        let mut engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+        let size = BoardSize::NINETEEN;
+        for (k, name) in ["D4", "Q16", "D16", "Q4", "C10", "R10", "E7", "D6"]
+            .iter()
+            .enumerate()
+        {
+            let color = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let p = size.parse_point(name).unwrap();
+            engine.game_mut().play(color, Move::Play(p)).unwrap();
+        }
+        let main = Duration::from_millis(600);
+        engine.set_time_control(TimeControl::Absolute { main });
+        let started = Instant::now();
+        let reply = engine.genmove_cleanup(Color::Black, &AtomicBool::new(false));
+        let took = started.elapsed();
+        assert!(took < main, "{took:?}");
+        assert!(matches!(reply, Reply::Move(Move::Play(_))), "{reply:?}");
+        // The clock was charged the move's time.
+        let left = engine.clock_mut(Color::Black).left;
+        assert!(left < main && left >= main.saturating_sub(took), "{left:?}");
     }
 
     #[test]
