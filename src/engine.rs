@@ -237,12 +237,18 @@ const WORKING_MARGIN: usize = (8 << 20) + referee::SEARCH_NODES * Tree::NODE_BYT
 const THREAD_MARGIN: usize = 1 << 20;
 
 /// Bytes the process holds besides the search tree: what it held when the first engine
-/// asked (the code, the model's tables), and room for the threads and GTP's strings.
-fn fixed_memory(threads: usize) -> usize {
+/// asked (the code, the model's tables, the network's weights), and room for the
+/// threads, GTP's strings and the network's buffers (each worker's, and the evaluating
+/// thread's).
+fn fixed_memory(config: &EngineConfig) -> usize {
     static AT_START: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     // Where the system does not say, what a release build holds on Linux, doubled.
     let at_start = *AT_START.get_or_init(|| resident_bytes().unwrap_or(140 << 20));
-    at_start + WORKING_MARGIN + THREAD_MARGIN * threads.max(1)
+    let threads = config.threads.max(1);
+    let network = config.network.as_deref().map_or(0, |n| {
+        threads * n.scratch_bytes(1) + n.scratch_bytes(crate::search::network_priors::BATCH)
+    });
+    at_start + WORKING_MARGIN + THREAD_MARGIN * threads + network
 }
 
 /// The resident set size of this process (from Linux's /proc; `None` elsewhere).
@@ -259,13 +265,13 @@ fn resident_bytes() -> Option<usize> {
 /// Whole chunks, since a tree allocates a chunk at a time.
 pub fn tree_nodes(config: &EngineConfig) -> usize {
     let limit = config.max_memory_mb << 20;
-    let chunks = limit.saturating_sub(fixed_memory(config.threads)) / 2 / Tree::MIN_BYTES;
+    let chunks = limit.saturating_sub(fixed_memory(config)) / 2 / Tree::MIN_BYTES;
     chunks.max(1) * (Tree::MIN_BYTES / Tree::NODE_BYTES)
 }
 
 /// Checks at start that `--max-memory` leaves room for a tree that can search.
 pub fn check_memory(config: &EngineConfig) -> Result<(), String> {
-    let fixed = fixed_memory(config.threads);
+    let fixed = fixed_memory(config);
     let needed = fixed + 2 * Tree::MIN_BYTES;
     let mib = |bytes: usize| bytes.div_ceil(1 << 20);
     if config.max_memory_mb << 20 < needed {

@@ -351,6 +351,18 @@ impl Network {
             + 2 * points * self.filters as u64
     }
 
+    /// Bytes of the buffers of [`Network::scratch`] for `batch` positions.
+    pub fn scratch_bytes(&self, batch: usize) -> usize {
+        let batch = batch.max(1);
+        let rows = batch * self.size * self.size;
+        let tiles = batch * self.tiles.count;
+        let floats = rows * PLANES
+            + 16 * tiles * (PLANES.max(self.filters) + self.filters)
+            + 3 * rows * self.filters
+            + rows;
+        floats * std::mem::size_of::<f32>()
+    }
+
     /// Buffers to evaluate up to `batch` positions at once.
     pub fn scratch(&self, batch: usize) -> Scratch {
         let batch = batch.max(1);
@@ -1072,6 +1084,22 @@ mod tests {
             };
             net.convolve(conv, src, &mut work, &mut out, residual);
             assert_close(&out, &direct(&net, conv, src, residual), "a convolution");
+        }
+    }
+
+    #[test]
+    fn the_scratch_takes_the_bytes_it_is_said_to_take() {
+        let net = Network::from_bytes(TINY).expect("the tiny network");
+        for batch in [1, 8] {
+            let s = net.scratch(batch);
+            let floats = s.input.len()
+                + s.windows.len()
+                + s.products.len()
+                + s.current.len()
+                + s.middle.len()
+                + s.next.len()
+                + s.output.len();
+            assert_eq!(net.scratch_bytes(batch), 4 * floats);
         }
     }
 

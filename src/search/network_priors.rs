@@ -18,7 +18,7 @@ use std::time::Duration;
 /// dropped (its node keeps the model's priors and may ask again later).
 const QUEUE_CAP: usize = 32;
 /// Positions the evaluating thread takes at once.
-const BATCH: usize = 8;
+pub const BATCH: usize = 8;
 
 /// How a search uses the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
