@@ -133,7 +133,7 @@ class Distributed(unittest.TestCase):
             procs = [
                 subprocess.Popen(
                     [sys.executable, os.path.join(os.path.dirname(HERE), "train.py"),
-                     "--train", train_path, "--out", out, "--blocks", "1", "--filters", "4",
+                     "--train", train_path, "--out", out, "--blocks", "1", "--filters", "8",
                      "--batch", "16", "--positions", "320",
                      "--coordinator", f"127.0.0.1:{port}", "--num-processes", "2", "--process-id", str(k)],
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
