@@ -241,14 +241,38 @@ const THREAD_MARGIN: usize = 1 << 20;
 /// threads, GTP's strings and the network's buffers (each worker's, and the evaluating
 /// thread's).
 fn fixed_memory(config: &EngineConfig) -> usize {
-    static AT_START: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    // Where the system does not say, what a release build holds on Linux, doubled.
-    let at_start = *AT_START.get_or_init(|| resident_bytes().unwrap_or(140 << 20));
+    let at_start = memory_at_start(config);
     let threads = config.threads.max(1);
     let network = config.network.as_deref().map_or(0, |n| {
         threads * n.scratch_bytes(1) + n.scratch_bytes(crate::search::network_priors::BATCH)
     });
     at_start + WORKING_MARGIN + THREAD_MARGIN * threads + network
+}
+
+/// What the process held when first asked, the model's shape table counted whole even
+/// when it is not built yet (it is asked before the resident set is read).
+fn memory_at_start(config: &EngineConfig) -> usize {
+    static AT_START: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *AT_START.get_or_init(|| {
+        let pending = config
+            .knowledge
+            .as_deref()
+            .filter(|m| !m.is_prepared())
+            .map_or(0, Model::table_bytes);
+        // Where the system does not say, what a release build holds on Linux, doubled.
+        resident_bytes().unwrap_or(140 << 20) + pending
+    })
+}
+
+/// Builds the model's shape table on a thread of its own, so that the engine answers
+/// at once (about 0.2 s of start-up otherwise); a move that needs the table first waits
+/// for it. The memory is taken before the thread starts, so that `--max-memory` does not
+/// depend on how far it got.
+pub fn prepare_in_background(config: &EngineConfig) {
+    memory_at_start(config);
+    if let Some(model) = config.knowledge.clone() {
+        std::thread::spawn(move || model.prepare());
+    }
 }
 
 /// The resident set size of this process (from Linux's /proc; `None` elsewhere).
@@ -1458,6 +1482,11 @@ mod tests {
             lag: Duration::from_millis(300),
             ..EngineConfig::default()
         };
+        // The model's shape table is built on first use: here before the clock starts, as
+        // the binary's start-up does (slow in a debug build).
+        if let Some(model) = &config.knowledge {
+            model.prepare();
+        }
         let mut engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
         let size = BoardSize::NINETEEN;
         for (k, name) in ["D4", "Q16", "D16", "Q4", "C10", "R10", "E7", "D6"]

@@ -136,10 +136,11 @@ impl EngineOptions {
             config.time = Some(Duration::from_secs_f64(t));
         }
         config.lag = Duration::from_secs_f64(self.lag);
-        // After the model is loaded: it is most of what the process holds besides the tree.
+        // After the model and the network are loaded: with the tree, what the process holds.
         if let Err(e) = check_memory(&config) {
             fail(&e);
         }
+        yeoul::engine::prepare_in_background(&config);
         config
     }
 

@@ -318,9 +318,10 @@ fn a_search_that_fills_its_tree_keeps_the_process_under_the_limit() {
         let stdout = BufReader::new(child.stdout.take().unwrap());
         (child, stdin, stdout)
     };
-    // What the engine holds before it searches (code and the model's tables).
+    // What the engine holds before it searches (code and the model's tables: rating the
+    // moves waits for the shape table, built on a thread of its own from the start).
     let (mut child, mut stdin, mut stdout) = start(None);
-    writeln!(stdin, "name").unwrap();
+    writeln!(stdin, "yeoul-policy 1").unwrap();
     response(&mut stdout);
     let before = status_mib(child.id(), "VmRSS:");
     drop(stdin);

@@ -109,8 +109,28 @@ struct ShapeTable {
 }
 
 impl ShapeTable {
+    /// Slots for `entries` keys: at most half full, so that probes stay short.
+    fn capacity(entries: usize) -> usize {
+        (entries * 2).next_power_of_two().max(16)
+    }
+
+    /// Every orientation of every shape of the dictionary (about 0.6 billion
+    /// instructions for the built-in model's 160,000 shapes, hence built on first use).
+    fn build(shapes: &[ShapeEntry]) -> ShapeTable {
+        let geometry = Geometry::get();
+        let mut table = ShapeTable::new(shapes.len() * 8);
+        for (i, entry) in shapes.iter().enumerate() {
+            let size = entry.size as usize;
+            let states = unpack(size, &entry.packed);
+            for t in 0..8 {
+                table.insert(geometry.hash_oriented(t, size, &states), i as u32 + 1);
+            }
+        }
+        table
+    }
+
     fn new(entries: usize) -> ShapeTable {
-        let capacity = (entries * 2).next_power_of_two().max(16);
+        let capacity = ShapeTable::capacity(entries);
         ShapeTable {
             keys: vec![0; capacity],
             ids: vec![0; capacity],
@@ -162,7 +182,9 @@ pub struct Model {
     dictionary: Dictionary,
     /// Raw tactical code -> index within the tactical group.
     tactical_lookup: Box<[u32]>,
-    shape_table: ShapeTable,
+    /// Built on first use ([`Model::prepare`]): a process that never rates a move, or
+    /// answers before it does, does not wait for it.
+    shape_table: OnceLock<ShapeTable>,
     note: String,
 }
 
@@ -201,15 +223,10 @@ impl Model {
                 tactical_lookup[orient_tactical(geometry, t, code) as usize] = i as u32 + 1;
             }
         }
-        let mut shape_table = ShapeTable::new(dictionary.shapes.len() * 8);
         for (i, entry) in dictionary.shapes.iter().enumerate() {
             let size = entry.size as usize;
             if size >= SIZES || entry.packed.len() != packed_len(size) {
                 return Err(ModelError::Invalid(format!("shape {i}")));
-            }
-            let states = unpack(size, &entry.packed);
-            for t in 0..8 {
-                shape_table.insert(geometry.hash_oriented(t, size, &states), i as u32 + 1);
             }
         }
         Ok(Model {
@@ -217,7 +234,7 @@ impl Model {
             offsets,
             dictionary,
             tactical_lookup,
-            shape_table,
+            shape_table: OnceLock::new(),
             note: String::new(),
         })
     }
@@ -234,6 +251,27 @@ impl Model {
         let bytes =
             std::fs::read(path).map_err(|e| ModelError::Io(format!("{}: {e}", path.display())))?;
         Model::from_bytes(&bytes)
+    }
+
+    fn shapes(&self) -> &ShapeTable {
+        self.shape_table
+            .get_or_init(|| ShapeTable::build(&self.dictionary.shapes))
+    }
+
+    /// Builds the shape table now (a thread at start-up does, while GTP answers).
+    pub fn prepare(&self) {
+        self.shapes();
+    }
+
+    /// Whether the shape table is built (and so in the process's memory).
+    pub fn is_prepared(&self) -> bool {
+        self.shape_table.get().is_some()
+    }
+
+    /// The memory the shape table takes once built.
+    pub fn table_bytes(&self) -> usize {
+        let slots = ShapeTable::capacity(self.dictionary.shapes.len() * 8);
+        slots * (std::mem::size_of::<u64>() + std::mem::size_of::<u32>())
     }
 
     pub fn dictionary(&self) -> &Dictionary {
@@ -291,7 +329,8 @@ impl Model {
     #[inline]
     pub fn team(&self, position: &Position<'_>, p: Point) -> Team {
         let mut shape = 0;
-        position.shape_hashes(p, |_, hash| match self.shape_table.get(hash) {
+        let shapes = self.shapes();
+        position.shape_hashes(p, |_, hash| match shapes.get(hash) {
             Some(id) => {
                 shape = id;
                 true
@@ -588,6 +627,26 @@ mod tests {
         ] {
             assert!(e.to_string().contains("model"), "{e}");
         }
+    }
+
+    #[test]
+    fn the_shape_table_is_built_on_first_use_and_its_size_is_known_before() {
+        let model = Model::from_bytes(BUILTIN).expect("the compiled-in model");
+        assert!(!model.is_prepared());
+        let promised = model.table_bytes();
+        model.prepare();
+        let table = model.shape_table.get().expect("built by prepare");
+        assert_eq!(promised, table.keys.len() * 8 + table.ids.len() * 4);
+        // A model rated before any preparation builds it itself.
+        let lazy = Model::from_bytes(BUILTIN).expect("the compiled-in model");
+        let board = Board::new(BoardSize::NINETEEN);
+        let position = Position::new(&board, Color::Black, Recent::default());
+        let p = BoardSize::NINETEEN.point(3, 3).expect("D4");
+        assert_eq!(
+            lazy.team(&position, p).shape,
+            model.team(&position, p).shape
+        );
+        assert!(lazy.is_prepared());
     }
 
     #[test]
