@@ -24,11 +24,11 @@ impl EnginePlayer {
 
 impl Player for EnginePlayer {
     fn name(&self) -> String {
-        format!(
-            "yeoul {} ({})",
-            env!("CARGO_PKG_VERSION"),
-            self.engine.config().level
-        )
+        let config = self.engine.config();
+        if config.network_only {
+            return format!("yeoul {} (network alone)", env!("CARGO_PKG_VERSION"));
+        }
+        format!("yeoul {} ({})", env!("CARGO_PKG_VERSION"), config.level)
     }
 
     fn new_game(
