@@ -114,6 +114,11 @@ impl ShapeTable {
         (entries * 2).next_power_of_two().max(16)
     }
 
+    /// The memory a table for `entries` keys takes.
+    fn bytes(entries: usize) -> usize {
+        ShapeTable::capacity(entries) * (std::mem::size_of::<u64>() + std::mem::size_of::<u32>())
+    }
+
     /// Every orientation of every shape of the dictionary (about 0.6 billion
     /// instructions for the built-in model's 160,000 shapes, hence built on first use).
     fn build(shapes: &[ShapeEntry]) -> ShapeTable {
@@ -270,8 +275,7 @@ impl Model {
 
     /// The memory the shape table takes once built.
     pub fn table_bytes(&self) -> usize {
-        let slots = ShapeTable::capacity(self.dictionary.shapes.len() * 8);
-        slots * (std::mem::size_of::<u64>() + std::mem::size_of::<u32>())
+        ShapeTable::bytes(self.dictionary.shapes.len() * 8)
     }
 
     pub fn dictionary(&self) -> &Dictionary {
