@@ -200,6 +200,9 @@ pub struct EngineConfig {
     pub two_liberty_playouts: bool,
     /// See `SearchParams::amaf_distance`.
     pub amaf_distance: u32,
+    /// The arbiter's search playouts a side, instead of its effort for the board size
+    /// (quick verdicts: the fuzz targets and tests that only need an answer).
+    pub arbiter_playouts: Option<u64>,
 }
 
 impl Default for EngineConfig {
@@ -224,6 +227,7 @@ impl Default for EngineConfig {
             learned_playouts: false,
             two_liberty_playouts: false,
             amaf_distance: 0,
+            arbiter_playouts: None,
         }
     }
 }
@@ -1067,7 +1071,21 @@ impl Engine {
     /// groups took up to 12 s in the referee matches). A full judgement of the same
     /// position is used when there is one.
     fn quick_effort(&self) -> Effort {
-        Effort::for_board(self.game.size().points(), self.config.threads).quick()
+        self.full_effort().quick()
+    }
+
+    /// The arbiter's effort for this board, or the playouts the configuration fixes.
+    fn full_effort(&self) -> Effort {
+        let effort = Effort::for_board(self.game.size().points(), self.config.threads);
+        match self.config.arbiter_playouts {
+            Some(playouts) => Effort {
+                playouts,
+                max_playouts: playouts,
+                seki_playouts: effort.seki_playouts.min(playouts),
+                ..effort
+            },
+            None => effort,
+        }
     }
 
     /// The level's thinking time for a move (`--time` overrides it).
@@ -1182,8 +1200,7 @@ impl Engine {
             return Some(known);
         }
         let key = self.judgement_key();
-        let effort = effort
-            .unwrap_or_else(|| Effort::for_board(self.game.size().points(), self.config.threads));
+        let effort = effort.unwrap_or_else(|| self.full_effort());
         let started = Instant::now();
         let judgement = referee::judge(&self.game, &effort);
         let took = started.elapsed();

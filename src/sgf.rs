@@ -2,7 +2,7 @@
 //! `loadsgf` and `printsgf`, and the match runner's records). Reading goes through the
 //! sgf-parse crate; writing is a few lines of text.
 
-use crate::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
+use crate::rules::{BoardSize, Color, Game, Move, Point, Ruleset, Setup};
 use sgf_parse::go::{self, Prop};
 use std::fmt::{self, Write as _};
 
@@ -71,16 +71,34 @@ pub struct Header {
     pub comment: Option<String>,
 }
 
-/// A game as SGF text: root (FF GM CA AP SZ KM RU, handicap stones as HA and AB, the
-/// header's PB PW RE GN GC), then one node per move, a pass as `B[]`.
+/// A game's start: handicap stones, or a set-up position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Start<'a> {
+    pub handicap: &'a [Point],
+    pub setup: Option<&'a Setup>,
+}
+
+impl<'a> Start<'a> {
+    pub fn of(game: &'a Game) -> Start<'a> {
+        Start {
+            handicap: game.handicap_points(),
+            setup: game.setup(),
+        }
+    }
+}
+
+/// A game as SGF text: root (FF GM CA AP SZ KM RU, handicap stones as HA and AB, or a
+/// set-up position as AB AW PL, the header's PB PW RE GN GC), then one node per move, a
+/// pass as `B[]`.
 pub fn write_game(
     size: BoardSize,
     komi: f64,
     ruleset: Ruleset,
-    handicap: &[Point],
+    start: Start<'_>,
     moves: &[(Color, Move)],
     header: &Header,
 ) -> String {
+    let handicap = start.handicap;
     let mut sgf = format!(
         "(;FF[4]GM[1]CA[UTF-8]AP[yeoul:{}]SZ[{size}]KM[{komi}]RU[{}]",
         env!("CARGO_PKG_VERSION"),
@@ -91,6 +109,25 @@ pub fn write_game(
         for &p in handicap {
             let _ = write!(sgf, "[{}]", point_name(size, p));
         }
+    }
+    if let Some(setup) = start.setup {
+        for (key, points) in [("AB", &setup.black), ("AW", &setup.white)] {
+            if !points.is_empty() {
+                sgf.push_str(key);
+                for &p in points.iter() {
+                    let _ = write!(sgf, "[{}]", point_name(size, p));
+                }
+            }
+        }
+        let _ = write!(
+            sgf,
+            "PL[{}]",
+            if setup.to_move == Color::Black {
+                'B'
+            } else {
+                'W'
+            }
+        );
     }
     for (key, value) in [
         ("PB", &header.black),
@@ -137,6 +174,124 @@ fn to_point(size: BoardSize, p: &go::Point) -> Result<Point, SgfError> {
         .map_err(|_| SgfError("point off the board".into()))
 }
 
+/// The largest SGF file read (a collection of tens of thousands of games is tens of MB):
+/// a bigger one, or a device that never ends, is refused instead of filling the memory.
+pub const MAX_FILE_BYTES: u64 = 128 << 20;
+
+/// The most nodes a game's main line may hold. Real games hold a few hundred; the parser
+/// nests every node in the one before, and freeing a much deeper tree overflows a
+/// thread's stack.
+pub const MAX_MAIN_LINE_NODES: usize = 10_000;
+
+/// An SGF file's bytes, at most [`MAX_FILE_BYTES`] of them.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, SgfError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| SgfError(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| SgfError(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(SgfError(format!(
+            "larger than {} MiB",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// The first game tree of `text` cut to its main line (the first variation at every
+/// branch): other games and side variations cost nothing to parse, and a main line of
+/// more than [`MAX_MAIN_LINE_NODES`] nodes is refused.
+pub fn main_line(text: &str) -> Result<String, SgfError> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    // For each open tree of the main line: whether it has had its first variation.
+    let mut open: Vec<bool> = Vec::new();
+    let mut nodes = 0;
+    let mut k = 0;
+    while k < bytes.len() {
+        let b = bytes[k];
+        if open.is_empty() && b != b'(' {
+            k += 1;
+            continue;
+        }
+        match b {
+            b'[' => {
+                let end = value_end(bytes, k);
+                out.extend_from_slice(&bytes[k..end]);
+                k = end;
+                continue;
+            }
+            b'(' if open.last() == Some(&true) => {
+                k = tree_end(bytes, k);
+                continue;
+            }
+            b'(' => {
+                if let Some(first) = open.last_mut() {
+                    *first = true;
+                }
+                open.push(false);
+            }
+            b')' => {
+                open.pop();
+            }
+            b';' => {
+                nodes += 1;
+                if nodes > MAX_MAIN_LINE_NODES {
+                    return Err(SgfError(format!(
+                        "the main line holds more than {MAX_MAIN_LINE_NODES} nodes"
+                    )));
+                }
+            }
+            _ => {}
+        }
+        out.push(b);
+        if open.is_empty() {
+            break;
+        }
+        k += 1;
+    }
+    // Cut only next to ASCII bytes: still UTF-8.
+    String::from_utf8(out).map_err(|_| SgfError("not UTF-8".into()))
+}
+
+/// Where the property value opening at `k` ends (after its `]`, `\` escaping).
+fn value_end(bytes: &[u8], mut k: usize) -> usize {
+    k += 1;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' => k += 2,
+            b']' => return k + 1,
+            _ => k += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Where the game tree opening at `k` ends (after its `)`).
+fn tree_end(bytes: &[u8], mut k: usize) -> usize {
+    let mut depth = 0usize;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'[' => {
+                k = value_end(bytes, k);
+                continue;
+            }
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    bytes.len()
+}
+
 /// Reads the main line of the first game of an SGF text into a game: size, komi, rule set
 /// (else `default_rules`), handicap or set-up stones, then the moves up to `until`.
 /// A record is a fact: when its moves break the rule set's superko rule (game records of
@@ -154,7 +309,7 @@ fn read_game_replaying(
     until: Until,
     replay_rules: Option<Ruleset>,
 ) -> Result<Game, SgfError> {
-    let trees = go::parse(text).map_err(|e| SgfError(e.to_string()))?;
+    let trees = go::parse(&main_line(text)?).map_err(|e| SgfError(e.to_string()))?;
     let root = trees
         .first()
         .ok_or_else(|| SgfError("no game in the file".into()))?;
@@ -307,7 +462,7 @@ mod tests {
             size,
             6.5,
             Ruleset::Japanese,
-            &[],
+            Start::default(),
             game.record(),
             &Header::default(),
         );
@@ -385,5 +540,87 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    /// The text `printsgf` writes for a game.
+    fn printed(game: &Game) -> String {
+        write_game(
+            game.size(),
+            game.komi(),
+            game.ruleset(),
+            Start::of(game),
+            game.record(),
+            &Header::default(),
+        )
+    }
+
+    // Found by the SGF fuzz target: printsgf dropped the set-up stones of a loaded record.
+    #[test]
+    fn a_set_up_position_survives_printsgf() {
+        let text = "(;SZ[5]AB[aa][bb]AW[cc]PL[W];W[dd](;B[ee])(;B[ed]))";
+        let game = read_game(text, Ruleset::Chinese, Until::End).unwrap();
+        let written = printed(&game);
+        assert!(
+            written.contains("AW[cc]PL[W]") && written.contains("[aa]"),
+            "{written}"
+        );
+        let back = read_game(&written, Ruleset::Chinese, Until::End).unwrap();
+        assert_eq!(back.board().hash(), game.board().hash());
+        assert_eq!(back.to_move(), game.to_move());
+        assert_eq!(back.record(), game.record());
+    }
+
+    /// A game of `nodes` nodes: the root, then passes.
+    fn long_game(nodes: usize) -> String {
+        let moves: String = (1..nodes)
+            .map(|k| if k % 2 == 1 { ";B[]" } else { ";W[]" })
+            .collect();
+        format!("(;SZ[19]{moves})")
+    }
+
+    // Found by the huge-file probes made with the SGF fuzz target: the parser nests every node in the one before, and freeing a
+    // main line of 500,000 nodes (or as many nested variations) overflowed the stack.
+    #[test]
+    fn main_lines_are_bounded_and_side_variations_cost_nothing() {
+        // Loaded and freed on a thread with a small stack (rayon's and the test's: 2 MiB).
+        let on_small_stack = |text: String| {
+            std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn(move || {
+                    read_game(&text, Ruleset::Chinese, Until::End)
+                        .map(|g| g.record().len())
+                        .map_err(|e| e.0)
+                })
+                .unwrap()
+                .join()
+                .expect("no stack overflow")
+        };
+        assert_eq!(
+            on_small_stack(long_game(MAX_MAIN_LINE_NODES)),
+            Ok(MAX_MAIN_LINE_NODES - 1)
+        );
+        let refused = on_small_stack(long_game(MAX_MAIN_LINE_NODES + 1)).unwrap_err();
+        assert!(refused.contains("more than 10000 nodes"), "{refused}");
+        let nested = format!(
+            "(;SZ[19]{}{})",
+            "(;C[a]".repeat(200_000),
+            ")".repeat(200_000)
+        );
+        assert!(on_small_stack(nested).is_err());
+        // Half a million side variations: only the main line is parsed.
+        let wide = format!("(;SZ[19](;B[pd];W[dd]){})", "(;B[aa])".repeat(500_000));
+        assert_eq!(on_small_stack(wide), Ok(2));
+        // Brackets and parentheses inside values and escapes do not cut the main line.
+        let text = "(;SZ[9]C[a ( b \\] c ) ];B[ee](;W[cc]C[(])(;W[dd]))(;SZ[9];B[aa])";
+        assert_eq!(
+            main_line(text).unwrap(),
+            "(;SZ[9]C[a ( b \\] c ) ];B[ee](;W[cc]C[(]))"
+        );
+    }
+
+    #[test]
+    fn a_file_larger_than_the_limit_is_refused_without_reading_it_all() {
+        let refused = read_file(std::path::Path::new("/dev/zero")).unwrap_err();
+        assert!(refused.0.contains("larger than 128 MiB"), "{}", refused.0);
     }
 }

@@ -7,7 +7,7 @@ use crate::engine::{BenchmarkLimit, Level, Reply, TimeControl};
 use crate::rules::{
     Bitboard, BoardSize, Cell, Color, HandicapError, Move, Point, Ruleset, max_fixed_handicap,
 };
-use crate::sgf::{Header, Until, read_game, write_game};
+use crate::sgf::{Header, Start, Until, read_game, write_game};
 use std::time::Duration;
 
 type Handler = fn(&mut Session, &[String]) -> Result<String, GtpError>;
@@ -775,7 +775,11 @@ fn loadsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
         _ => return Err(GtpError::Syntax),
     };
     // Old records are often Latin-1 (player names): only the moves matter here.
-    let bytes = std::fs::read(file).map_err(|_| GtpError::CannotLoad)?;
+    let cannot_load = |e: crate::sgf::SgfError| {
+        log::warn!("loadsgf {file}: {}", e.0);
+        GtpError::CannotLoad
+    };
+    let bytes = crate::sgf::read_file(file.as_ref()).map_err(cannot_load)?;
     let text = String::from_utf8_lossy(&bytes);
     let until = match limit {
         None => Until::End,
@@ -784,7 +788,7 @@ fn loadsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
             Err(_) => {
                 // The size is the file's: read it once to know how to parse the vertex.
                 let size = read_game(&text, session.engine.game().ruleset(), Until::MoveNumber(0))
-                    .map_err(|_| GtpError::CannotLoad)?
+                    .map_err(cannot_load)?
                     .size();
                 match parse_move(size, l)? {
                     Move::Play(p) => Until::Vertex(p),
@@ -793,8 +797,7 @@ fn loadsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
             }
         },
     };
-    let game = read_game(&text, session.engine.game().ruleset(), until)
-        .map_err(|_| GtpError::CannotLoad)?;
+    let game = read_game(&text, session.engine.game().ruleset(), until).map_err(cannot_load)?;
     session.engine.set_game(game);
     Ok(String::new())
 }
@@ -806,7 +809,7 @@ fn printsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> 
         game.size(),
         game.komi(),
         game.ruleset(),
-        game.handicap_points(),
+        Start::of(game),
         game.record(),
         &Header::default(),
     );

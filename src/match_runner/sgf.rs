@@ -37,7 +37,10 @@ pub fn game_to_sgf(record: &GameRecord) -> String {
         record.size,
         record.komi,
         record.ruleset,
-        &record.handicap,
+        sgf::Start {
+            handicap: &record.handicap,
+            setup: None,
+        },
         &record.moves,
         &header,
     )

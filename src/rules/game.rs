@@ -42,6 +42,14 @@ struct Snapshot {
     passes: u32,
 }
 
+/// A position set up before the first move: its stones and the player to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub black: Vec<Point>,
+    pub white: Vec<Point>,
+    pub to_move: Color,
+}
+
 #[derive(Clone)]
 pub struct Game {
     board: Board,
@@ -53,6 +61,8 @@ pub struct Game {
     passes: u32,
     /// Black's handicap stones, placed before the first move.
     handicap: Vec<Point>,
+    /// The set-up position the record starts from (SGF's AB, AW and PL), if any.
+    setup: Option<Setup>,
     record: Vec<(Color, Move)>,
     snapshots: Vec<Snapshot>,
     /// How often each stone arrangement occurred since the start (after the handicap).
@@ -71,6 +81,7 @@ impl Game {
             to_move: Color::Black,
             passes: 0,
             handicap: Vec::new(),
+            setup: None,
             record: Vec::new(),
             snapshots: Vec::new(),
             positional: HashMap::new(),
@@ -344,8 +355,18 @@ impl Game {
         }
         self.board = board;
         self.to_move = to_move;
+        self.setup = Some(Setup {
+            black: black.to_vec(),
+            white: white.to_vec(),
+            to_move,
+        });
         self.restart_history();
         Ok(())
+    }
+
+    /// The set-up position the record starts from ([`Game::set_up`]), if any.
+    pub fn setup(&self) -> Option<&Setup> {
+        self.setup.as_ref()
     }
 
     fn place_handicap(&mut self, points: &[Point]) {

@@ -40,6 +40,7 @@ pub enum Skip {
     OutOfTurn,
     IllegalMove,
     NoMoves,
+    TooLong,
 }
 
 impl fmt::Display for Skip {
@@ -52,6 +53,7 @@ impl fmt::Display for Skip {
             Skip::OutOfTurn => "moves out of turn",
             Skip::IllegalMove => "illegal move",
             Skip::NoMoves => "no moves",
+            Skip::TooLong => "main line too long",
         })
     }
 }
@@ -126,7 +128,7 @@ pub fn read_records(
     };
     let mut records = Vec::new();
     for file in files {
-        let bytes = match std::fs::read(file) {
+        let bytes = match crate::sgf::read_file(file) {
             Ok(b) => b,
             Err(e) => {
                 log::warn!("skipped {}: {e}", file.display());
@@ -134,19 +136,14 @@ pub fn read_records(
                 continue;
             }
         };
-        let text = String::from_utf8_lossy(&bytes);
-        let trees = split_collection(&text);
-        if trees.is_empty() {
+        let name = file.display().to_string();
+        let results = read_collection(&String::from_utf8_lossy(&bytes), &name);
+        if results.is_empty() {
             log::warn!("skipped {}: no game in the file", file.display());
             *report.skipped.entry(Skip::NotSgf).or_default() += 1;
             continue;
         }
-        let name = file.display().to_string();
-        let results: Vec<Result<Record, Skip>> = trees
-            .par_iter()
-            .enumerate()
-            .map(|(k, tree)| read_record(tree, &format!("{name}#{}", k + 1)))
-            .collect();
+        let games = results.len();
         for (k, result) in results.into_iter().enumerate() {
             match result {
                 Ok(record) => {
@@ -159,9 +156,19 @@ pub fn read_records(
                 }
             }
         }
-        progress(trees.len());
+        progress(games);
     }
     (records, report)
+}
+
+/// Every game of one file's text (a collection, or one game), each read or the reason it
+/// was skipped; none when the text holds no game tree. `name` names the file.
+pub fn read_collection(text: &str, name: &str) -> Vec<Result<Record, Skip>> {
+    split_collection(text)
+        .par_iter()
+        .enumerate()
+        .map(|(k, tree)| read_record(tree, &format!("{name}#{}", k + 1)))
+        .collect()
 }
 
 /// The game trees of a collection, as texts: top-level `( ... )` with property values
@@ -206,7 +213,8 @@ pub fn split_collection(text: &str) -> Vec<&str> {
 
 /// One game tree's main line as a record.
 pub fn read_record(text: &str, source: &str) -> Result<Record, Skip> {
-    let trees = go::parse(text).map_err(|_| Skip::NotSgf)?;
+    let main_line = crate::sgf::main_line(text).map_err(|_| Skip::TooLong)?;
+    let trees = go::parse(&main_line).map_err(|_| Skip::NotSgf)?;
     let root = trees.first().ok_or(Skip::NotSgf)?;
     let mut date = None;
     for prop in root.properties() {
