@@ -1,0 +1,42 @@
+//! The network file (`--net`): arbitrary bytes and mutated real files through the loader.
+//! Either it is refused with a reason, or it loads and is usable: on its board size, the
+//! move probabilities of a position are finite, zero off the legal points, and sum to 1.
+//! Built with `cfg(fuzzing)`, the loader skips the weights' checksum, so that mutated
+//! weights reach the forward pass.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use yeoul::knowledge::network::Network;
+use yeoul::knowledge::planes::{InputPlanes, LEGAL, history_of_moves};
+use yeoul::rules::{Board, BoardSize, Color, Point, Suicide};
+
+include!("common_positions.rs");
+
+fuzz_target!(|data: &[u8]| {
+    let network = match Network::from_bytes(data) {
+        Ok(network) => network,
+        Err(why) => {
+            assert!(!why.to_string().is_empty(), "a refusal names its reason");
+            return;
+        }
+    };
+    let mut scratch = network.scratch(2);
+    let positions: Vec<InputPlanes> = sample_boards(network.board_size())
+        .iter()
+        .map(|(board, color, moves)| InputPlanes::encode(board, *color, &history_of_moves(moves)))
+        .collect();
+    let points = network.board_size() * network.board_size();
+    let policy = network.policy(&positions, &mut scratch);
+    assert_eq!(policy.len(), positions.len() * points);
+    for (planes, row) in positions.iter().zip(policy.chunks(points)) {
+        let mut total = 0.0f64;
+        for (p, &v) in row.iter().enumerate() {
+            assert!(v.is_finite() && v >= 0.0, "probability {v} at {p}");
+            if !planes.get(LEGAL, p) {
+                assert_eq!(v, 0.0, "a probability off the legal points");
+            }
+            total += v as f64;
+        }
+        assert!((total - 1.0).abs() < 1e-3, "probabilities sum to {total}");
+    }
+});
