@@ -236,6 +236,12 @@ pub fn main_line(text: &str) -> Result<String, SgfError> {
             b')' => {
                 open.pop();
             }
+            b if is_name_start(b) => {
+                let end = name_end(bytes, k);
+                out.extend_from_slice(&bytes[k..end]);
+                k = end;
+                continue;
+            }
             b';' => {
                 nodes += 1;
                 if nodes > MAX_MAIN_LINE_NODES {
@@ -254,6 +260,20 @@ pub fn main_line(text: &str) -> Result<String, SgfError> {
     }
     // Cut only next to ASCII bytes: still UTF-8.
     String::from_utf8(out).map_err(|_| SgfError("not UTF-8".into()))
+}
+
+/// Whether `b`, where a token may start, starts a property's name: sgf-parse reads
+/// anything but `(`, `)`, `;`, `[` and white space there as a name, up to the next `[`.
+fn is_name_start(b: u8) -> bool {
+    !matches!(b, b'(' | b')' | b';' | b'[') && !b.is_ascii_whitespace()
+}
+
+/// Where the property name starting at `k` ends (at the next `[`).
+fn name_end(bytes: &[u8], k: usize) -> usize {
+    bytes[k..]
+        .iter()
+        .position(|&b| b == b'[')
+        .map_or(bytes.len(), |i| k + i)
 }
 
 /// Where the property value opening at `k` ends (after its `]`, `\` escaping).
@@ -276,6 +296,10 @@ fn tree_end(bytes: &[u8], mut k: usize) -> usize {
         match bytes[k] {
             b'[' => {
                 k = value_end(bytes, k);
+                continue;
+            }
+            b if is_name_start(b) => {
+                k = name_end(bytes, k);
                 continue;
             }
             b'(' => depth += 1,
@@ -615,6 +639,16 @@ mod tests {
         assert_eq!(
             main_line(text).unwrap(),
             "(;SZ[9]C[a ( b \\] c ) ];B[ee](;W[cc]C[(]))"
+        );
+        // A property's name runs to its `[` whatever it holds, as the parser reads it.
+        let text = "(;SZ[9];B[aa](;W[bb]x)(;B[cc]))";
+        assert_eq!(main_line(text).unwrap(), text);
+        assert_eq!(
+            read_game(text, Ruleset::Chinese, Until::End)
+                .unwrap()
+                .record()
+                .len(),
+            3
         );
     }
 

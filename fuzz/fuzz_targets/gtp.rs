@@ -4,14 +4,16 @@
 //! answer per command (`=` or `?`, the id echoed, one empty line after), and a command
 //! answered with `?` leaves the game as it was.
 //!
-//! Left out, because they reach outside the engine: `printsgf FILE` (writes a file), and
-//! `yeoul-benchmark` (a budget of up to a minute by design). `loadsgf` stays: the target
-//! runs in a folder of its own holding two real games, `a.sgf` and `b.sgf`.
+//! Lines are sent as GTP's hygiene leaves them. Left out, because they reach outside the
+//! engine: `printsgf FILE` (writes a file), and `yeoul-benchmark` (a budget of up to a
+//! minute by design). `loadsgf` stays, its file taken from a scratch folder that holds
+//! two real games, `a.sgf` and `b.sgf`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use std::io::Cursor;
-use std::sync::Once;
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use yeoul::engine::{Engine, EngineConfig, Level};
 use yeoul::rules::{BoardSize, Ruleset};
 
@@ -20,11 +22,11 @@ const READ_BACK: u64 = 1 << 62;
 /// Commands a session: enough for games with captures and ko, few enough to stay fast.
 const MAX_COMMANDS: usize = 48;
 
-/// What GTP says a line is (the spec's hygiene, written here again rather than taken from
-/// the engine, so that the two are checked against each other): `None` when it gets no
-/// answer, else the id it must echo.
-fn expected(line: &str) -> Option<Option<u64>> {
-    let cleaned: String = line
+/// A line after GTP's hygiene (control characters but tab dropped, tabs to spaces,
+/// the comment cut), written here again rather than taken from the engine, so that the
+/// two are checked against each other.
+fn cleaned(line: &str) -> String {
+    let text: String = line
         .chars()
         .filter_map(|c| match c {
             '\t' => Some(' '),
@@ -32,18 +34,27 @@ fn expected(line: &str) -> Option<Option<u64>> {
             c => Some(c),
         })
         .collect();
-    let text = cleaned.split('#').next().unwrap_or("");
-    let first = text.split_whitespace().next()?;
-    let id = (first.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| first.parse::<u64>().ok())
-        .flatten();
-    Some(id)
+    text.split('#').next().unwrap_or("").to_string()
 }
 
-fn setup() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let dir = std::env::temp_dir().join(format!("yeoul-fuzz-gtp-{}", std::process::id()));
+/// A command line's id (digits only, as GTP's grammar has it) and words after it.
+fn id_and_words(clean: &str) -> (Option<u64>, Vec<&str>) {
+    let mut words: Vec<&str> = clean.split_whitespace().collect();
+    let id = words
+        .first()
+        .filter(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|w| w.parse::<u64>().ok());
+    if id.is_some() {
+        words.remove(0);
+    }
+    (id, words)
+}
+
+/// The scratch folder with the games `loadsgf` may load: `a.sgf` and `b.sgf`.
+fn scratch() -> &'static std::path::Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join("yeoul-fuzz-gtp");
         std::fs::create_dir_all(&dir).expect("a scratch folder");
         std::fs::write(
             dir.join("a.sgf"),
@@ -55,59 +66,75 @@ fn setup() {
             "(;SZ[5]AB[aa][bb]AW[cc]PL[W];W[dd](;B[ee])(;B[ed]))",
         )
         .expect("b.sgf");
-        std::env::set_current_dir(&dir).expect("into the scratch folder");
-    });
+        dir
+    })
 }
 
-fn skipped(line: &str) -> bool {
-    let mut words = line.split_whitespace();
-    let mut name = words.next().unwrap_or("");
-    if name.bytes().all(|b| b.is_ascii_digit()) {
-        name = words.next().unwrap_or("");
-    }
-    let name = name.to_ascii_lowercase();
-    name.contains("benchmark") || (name.contains("printsgf") && words.next().is_some())
+/// What to send for a command line: the line as it came, a line rewritten, or nothing.
+enum Send {
+    AsItCame,
+    Rewritten(String),
+    Nothing,
 }
 
-fn framed(answer: &str, id: Option<u64>) -> Option<&str> {
-    let rest = answer.strip_prefix(['=', '?'])?;
-    let rest = match id {
-        Some(id) => rest.strip_prefix(id.to_string().as_str())?,
-        None => rest,
-    };
-    // After the id: a space and the body, or a newline (a body that starts on its own
-    // line), or nothing.
-    if rest.is_empty() || rest.starts_with(' ') || rest.starts_with('\n') {
-        Some(rest)
-    } else {
-        None
+/// `yeoul-benchmark` (up to a minute by design) and `printsgf FILE` (writes a file) reach
+/// outside the engine: left out. `loadsgf` loads from the scratch folder only (a path
+/// could name a device that never ends, which `loadsgf` would wait on as any reader does).
+fn to_send(id: Option<u64>, words: &[&str]) -> Send {
+    let name = words
+        .first()
+        .map_or(String::new(), |w| w.to_ascii_lowercase());
+    if name == "yeoul-benchmark" || (name == "printsgf" && words.len() > 1) {
+        return Send::Nothing;
     }
+    if name != "loadsgf" || words.len() < 2 {
+        return Send::AsItCame;
+    }
+    if words[1].contains('/') {
+        return Send::Nothing;
+    }
+    let mut words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    words[1] = scratch().join(&words[1]).display().to_string();
+    let id = id.map(|i| format!("{i} ")).unwrap_or_default();
+    Send::Rewritten(format!("{id}{}", words.join(" ")))
 }
 
 fuzz_target!(|data: &[u8]| {
-    setup();
     let mut input = b"1 showboard\n2 printsgf\n".to_vec();
     let mut sent: Vec<(String, Option<u64>)> = Vec::new();
     let mut quit = false;
     for raw in data.split(|&b| b == b'\n').take(MAX_COMMANDS) {
-        let line = String::from_utf8_lossy(raw).into_owned();
-        if skipped(&line) {
+        let clean = cleaned(&String::from_utf8_lossy(raw));
+        let (id, words) = id_and_words(&clean);
+        if words.is_empty() && id.is_none() {
+            // Blank, a comment or `# interrupt`: sent as it came, and not answered.
+            input.extend_from_slice(raw);
+            input.push(b'\n');
             continue;
         }
-        input.extend_from_slice(raw);
-        input.push(b'\n');
-        let Some(id) = expected(&line) else {
-            continue;
+        let line = match to_send(id, &words) {
+            Send::Nothing => continue,
+            Send::AsItCame => {
+                input.extend_from_slice(raw);
+                String::from_utf8_lossy(raw).into_owned()
+            }
+            Send::Rewritten(line) => {
+                input.extend_from_slice(line.as_bytes());
+                line
+            }
         };
-        if id.is_some_and(|i| i >= READ_BACK) {
-            // An id in the read-back range: still one answer, but no read-back after it.
-            sent.push((line, id));
-            continue;
-        }
-        sent.push((line.clone(), id));
-        if line.to_ascii_lowercase().contains("quit") {
+        input.push(b'\n');
+        sent.push((line, id));
+        if words
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("quit"))
+        {
             quit = true;
             break;
+        }
+        if id.is_some_and(|i| i >= READ_BACK) {
+            // An id in the read-back range: still one answer, but no read-back after it.
+            continue;
         }
         let k = READ_BACK + 2 * sent.len() as u64;
         input.extend_from_slice(format!("{k} showboard\n{} printsgf\n", k + 1).as_bytes());

@@ -41,9 +41,15 @@ pub fn parse_line(raw: &str) -> Line {
     let Some(first) = words.next() else {
         return Line::Blank;
     };
-    let (id, name) = match first.parse::<u64>() {
-        Ok(id) => (Some(id), words.next().unwrap_or("").to_string()),
-        Err(_) => (None, first.to_string()),
+    // An id is digits only (Rust's parser would take `+7` too, and answer `=7`).
+    let id = first
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| first.parse::<u64>().ok())
+        .flatten();
+    let (id, name) = match id {
+        Some(id) => (Some(id), words.next().unwrap_or("").to_string()),
+        None => (None, first.to_string()),
     };
     Line::Command(CommandLine {
         id,
@@ -110,6 +116,9 @@ mod tests {
         assert_eq!(parse_line(""), Line::Blank);
         assert_eq!(parse_line("# interrupt"), Line::Interrupt);
         assert_eq!(command("7").name, "");
+        // Found by the GTP fuzz target: `+0 final_score` was answered `=0`.
+        let signed = command("+0 final_score");
+        assert_eq!((signed.id, signed.name.as_str()), (None, "+0"));
     }
 
     #[test]

@@ -325,6 +325,7 @@ impl Model {
                 gammas[i]
             )));
         }
+        self.check_extremes(&gammas)?;
         self.gammas = gammas;
         Ok(())
     }
@@ -332,15 +333,15 @@ impl Model {
     /// Refuses strengths so extreme that a move's (a product of one γ a group at most)
     /// could leave `f32`'s range, or the sum over a board's moves overflow: the products
     /// must stay within 2^±64 (the shipped model's reach 2^38.8 and 2^-28.1).
-    fn check_extremes(&self) -> Result<(), ModelError> {
+    fn check_extremes(&self, gammas: &[f32]) -> Result<(), ModelError> {
         let (mut high, mut low) = (0.0f64, 0.0f64);
         for g in 0..GROUPS {
-            let group = &self.gammas[self.offsets[g]..self.offsets[g + 1]];
+            let group = &gammas[self.offsets[g]..self.offsets[g + 1]];
             let log2 = |f: fn(f32, f32) -> f32, start| {
                 (group.iter().copied().fold(start, f) as f64).log2()
             };
-            high += log2(f32::max, 1.0).max(0.0);
-            low += log2(f32::min, 1.0).min(0.0);
+            high += log2(f32::max, 1.0);
+            low += log2(f32::min, 1.0);
         }
         if high > 64.0 || low < -64.0 {
             return Err(ModelError::Invalid(format!(
@@ -509,7 +510,6 @@ impl Model {
             .map(|_| r.u32().map(f32::from_bits))
             .collect::<Result<Vec<_>, _>>()?;
         model.set_gammas(gammas)?;
-        model.check_extremes()?;
         let note_len = r.count(1)?;
         model.note = String::from_utf8(r.take(note_len)?.to_vec())
             .map_err(|_| ModelError::Invalid("note is not UTF-8".into()))?;
@@ -673,7 +673,10 @@ mod tests {
             let local = team.local(g).expect("D4 has a shape of each kind");
             gammas[model.global(g, local)] = 1e30;
         }
-        model.set_gammas(gammas).expect("finite and positive");
+        let refused = model.set_gammas(gammas.clone()).unwrap_err();
+        assert!(refused.to_string().contains("extreme"), "{refused}");
+        // Such strengths would have made D4's infinite; a file holding them is refused.
+        model.gammas = gammas;
         assert!(model.move_strength(&position, p).is_infinite());
         let refused = Model::from_bytes(&model.to_bytes()).unwrap_err();
         assert!(refused.to_string().contains("extreme"), "{refused}");

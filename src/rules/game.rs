@@ -379,6 +379,7 @@ impl Game {
         debug_assert!(!board.has_chain_without_liberties());
         self.board = board;
         self.handicap = points.to_vec();
+        self.setup = None;
         self.to_move = Color::White;
         self.restart_history();
     }
