@@ -99,6 +99,17 @@ fn to_send(id: Option<u64>, words: &[&str]) -> Send {
     Send::Rewritten(format!("{id}{}", words.join(" ")))
 }
 
+/// The answer's body when it is `=` or `?`, then `id`, then a space, a newline (a body
+/// that starts on its own line) or nothing.
+fn framed(answer: &str, id: Option<u64>) -> Option<&str> {
+    let rest = answer.strip_prefix(['=', '?'])?;
+    let rest = match id {
+        Some(id) => rest.strip_prefix(id.to_string().as_str())?,
+        None => rest,
+    };
+    (rest.is_empty() || rest.starts_with(' ') || rest.starts_with('\n')).then_some(rest)
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut input = b"1 showboard\n2 printsgf\n".to_vec();
     let mut sent: Vec<(String, Option<u64>)> = Vec::new();
