@@ -174,6 +174,18 @@ fn to_point(size: BoardSize, p: &go::Point) -> Result<Point, SgfError> {
         .map_err(|_| SgfError("point off the board".into()))
 }
 
+/// A game as `printsgf` writes it: its start, its moves, no header.
+pub fn game_text(game: &Game) -> String {
+    write_game(
+        game.size(),
+        game.komi(),
+        game.ruleset(),
+        Start::of(game),
+        game.record(),
+        &Header::default(),
+    )
+}
+
 /// The largest SGF file read (a collection of tens of thousands of games is tens of MB):
 /// a bigger one, or a device that never ends, is refused instead of filling the memory.
 pub const MAX_FILE_BYTES: u64 = 128 << 20;
@@ -566,24 +578,12 @@ mod tests {
         }
     }
 
-    /// The text `printsgf` writes for a game.
-    fn printed(game: &Game) -> String {
-        write_game(
-            game.size(),
-            game.komi(),
-            game.ruleset(),
-            Start::of(game),
-            game.record(),
-            &Header::default(),
-        )
-    }
-
     // Found by the SGF fuzz target: printsgf dropped the set-up stones of a loaded record.
     #[test]
     fn a_set_up_position_survives_printsgf() {
         let text = "(;SZ[5]AB[aa][bb]AW[cc]PL[W];W[dd](;B[ee])(;B[ed]))";
         let game = read_game(text, Ruleset::Chinese, Until::End).unwrap();
-        let written = printed(&game);
+        let written = game_text(&game);
         assert!(
             written.contains("AW[cc]PL[W]") && written.contains("[aa]"),
             "{written}"

@@ -10,21 +10,14 @@
 use libfuzzer_sys::fuzz_target;
 use yeoul::knowledge::planes::{InputPlanes, history_of_moves};
 use yeoul::rules::{Color, Ruleset};
-use yeoul::sgf::{Header, Start, Until, read_game, write_game};
+use yeoul::sgf::{Until, game_text, read_game};
 use yeoul::train::{records, replay};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
 
     if let Ok(game) = read_game(&text, Ruleset::Japanese, Until::End) {
-        let written = write_game(
-            game.size(),
-            game.komi(),
-            game.ruleset(),
-            Start::of(&game),
-            game.record(),
-            &Header::default(),
-        );
+        let written = game_text(&game);
         let back = read_game(&written, Ruleset::Chinese, Until::End)
             .unwrap_or_else(|e| panic!("printsgf's text does not load: {e}\n{written}"));
         assert_eq!(

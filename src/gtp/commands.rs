@@ -7,7 +7,7 @@ use crate::engine::{BenchmarkLimit, Level, Reply, TimeControl};
 use crate::rules::{
     Bitboard, BoardSize, Cell, Color, HandicapError, Move, Point, Ruleset, max_fixed_handicap,
 };
-use crate::sgf::{Header, Start, Until, read_game, write_game};
+use crate::sgf::{Until, game_text, read_game};
 use std::time::Duration;
 
 type Handler = fn(&mut Session, &[String]) -> Result<String, GtpError>;
@@ -804,15 +804,7 @@ fn loadsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
 
 /// `printsgf [file]`: the game as SGF, in the response or into the file.
 fn printsgf(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
-    let game = session.engine.game();
-    let text = write_game(
-        game.size(),
-        game.komi(),
-        game.ruleset(),
-        Start::of(game),
-        game.record(),
-        &Header::default(),
-    );
+    let text = game_text(session.engine.game());
     match args {
         [] => Ok(text),
         [file] => std::fs::write(file, text)
