@@ -236,7 +236,7 @@ pub fn main_line(text: &str) -> Result<String, SgfError> {
                 continue;
             }
             b'(' if open.last() == Some(&true) => {
-                k = tree_end(bytes, k);
+                k = tree_end(bytes, k).unwrap_or(bytes.len());
                 continue;
             }
             b'(' => {
@@ -301,8 +301,9 @@ fn value_end(bytes: &[u8], mut k: usize) -> usize {
     bytes.len()
 }
 
-/// Where the game tree opening at `k` ends (after its `)`).
-fn tree_end(bytes: &[u8], mut k: usize) -> usize {
+/// Where the game tree opening at `k` ends (after its `)`); `None` when the text ends
+/// first.
+pub fn tree_end(bytes: &[u8], mut k: usize) -> Option<usize> {
     let mut depth = 0usize;
     while k < bytes.len() {
         match bytes[k] {
@@ -318,14 +319,14 @@ fn tree_end(bytes: &[u8], mut k: usize) -> usize {
             b')' => {
                 depth -= 1;
                 if depth == 0 {
-                    return k + 1;
+                    return Some(k + 1);
                 }
             }
             _ => {}
         }
         k += 1;
     }
-    bytes.len()
+    None
 }
 
 /// Reads the main line of the first game of an SGF text into a game: size, komi, rule set

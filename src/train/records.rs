@@ -171,42 +171,19 @@ pub fn read_collection(text: &str, name: &str) -> Vec<Result<Record, Skip>> {
         .collect()
 }
 
-/// The game trees of a collection, as texts: top-level `( ... )` with property values
-/// (which may hold brackets and parentheses, escaped or not) skipped over.
+/// The game trees of a collection, as texts: each top-level `( ... )`, its end found by
+/// the SGF reader's own scan (values, with their brackets and parentheses, escaped or
+/// not, and property names skipped over); an unterminated last tree is left out.
 pub fn split_collection(text: &str) -> Vec<&str> {
-    let mut trees = Vec::new();
     let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut start = 0;
-    let mut in_value = false;
+    let mut trees = Vec::new();
     let mut k = 0;
-    while k < bytes.len() {
-        let b = bytes[k];
-        if in_value {
-            match b {
-                b'\\' => k += 1,
-                b']' => in_value = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'[' if depth > 0 => in_value = true,
-                b'(' => {
-                    if depth == 0 {
-                        start = k;
-                    }
-                    depth += 1;
-                }
-                b')' if depth > 0 => {
-                    depth -= 1;
-                    if depth == 0 {
-                        trees.push(&text[start..=k]);
-                    }
-                }
-                _ => {}
-            }
-        }
-        k += 1;
+    while let Some(start) = bytes[k..].iter().position(|&b| b == b'(').map(|i| k + i) {
+        let Some(end) = crate::sgf::tree_end(bytes, start) else {
+            break;
+        };
+        trees.push(&text[start..end]);
+        k = end;
     }
     trees
 }
