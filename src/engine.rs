@@ -398,8 +398,8 @@ pub struct Engine {
     /// Games started: mixed into the seeds, so that a match's games differ.
     games_started: u64,
     last: Option<(SearchResult, Decision)>,
-    /// The last judgement: its position, whether it was a quick one, the verdict.
-    judgement: Option<(JudgementKey, bool, Judgement)>,
+    /// The last judgement.
+    judgement: Option<KnownJudgement>,
     /// What the last judgement took for each search playout a side and each point of the
     /// board (before the first, an estimate): how long the next would take.
     judgement_unit_cost: Duration,
@@ -891,7 +891,7 @@ impl Engine {
         }
         let considers_passing = opponent_passed || choice == Move::Pass;
         if considers_passing {
-            let judgement = self.judgement_during_play(color, started.elapsed());
+            let judgement = self.judgement_after_pass(color, started.elapsed());
             match self.end_of_game_move(
                 color,
                 &result,
@@ -900,6 +900,7 @@ impl Engine {
                 settings.pass_when_won,
             ) {
                 Some(Move::Pass) => {
+                    self.count_on_judgement_after_pass();
                     let decision = if opponent_passed {
                         Decision::PassWon
                     } else if result.candidates.len() <= 1 {
@@ -939,7 +940,7 @@ impl Engine {
             && decision != Decision::LocalReading
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
-            && let Some(judgement) = self.judgement_during_play(color, started.elapsed())
+            && let Some(judgement) = self.judgement_after_pass(color, started.elapsed())
         {
             let territory = judgement.territory(&self.game);
             let decided =
@@ -951,7 +952,10 @@ impl Engine {
             {
                 return match self.closing_move(color, &judgement) {
                     Some(dame) => (Reply::Move(Move::Play(dame)), result, Decision::Cleanup),
-                    None => (Reply::Move(Move::Pass), result, Decision::PassSafe),
+                    None => {
+                        self.count_on_judgement_after_pass();
+                        (Reply::Move(Move::Pass), result, Decision::PassSafe)
+                    }
                 };
             }
         }
@@ -1137,12 +1141,25 @@ impl Engine {
                 .is_some_and(|(result, _)| settled_share(result) >= SETTLED_SHARE)
     }
 
-    /// The arbiter's judgement for a decision of `color`'s move after `spent`, when it fits
-    /// what the move may take: with the full quick effort when that fits twice over, else
-    /// with fewer playouts (a shorter look, as a weaker player reads less), and `None`
-    /// when even `MIN_JUDGEMENT_PLAYOUTS` would not fit, or the judgement takes longer
-    /// than its estimate and reaches the move's limit. A position already judged costs
-    /// nothing.
+    /// The arbiter's judgement of the board that `color`'s pass would leave, the opponent
+    /// to move (who wins a race of unsettled chains): the position a pass asks to be
+    /// counted, so that the count a pass relies on is the one `final_score` gives after
+    /// it. Made when it fits what the move may take after `spent`: with the full quick
+    /// effort when that fits twice over, else with fewer playouts (a shorter look, as a
+    /// weaker player reads less), and `None` when even `MIN_JUDGEMENT_PLAYOUTS` would not
+    /// fit, or the judgement takes longer than its estimate and reaches the move's limit.
+    /// A position already judged costs nothing.
+    fn judgement_after_pass(&mut self, color: Color, spent: Duration) -> Option<Judgement> {
+        // Played and taken back on the game itself: the judgement's cache is keyed by it.
+        self.game
+            .play(color, Move::Pass)
+            .expect("a pass is always legal");
+        let judgement = self.judgement_during_play(color, spent);
+        self.game.undo().expect("the pass just played");
+        judgement
+    }
+
+    /// `judgement_after_pass` of the position on the board.
     fn judgement_during_play(&mut self, color: Color, spent: Duration) -> Option<Judgement> {
         if let Some(known) = self.known_judgement(true) {
             return Some(known);
@@ -1154,6 +1171,15 @@ impl Engine {
             ..self.affordable_effort(color, spent)?
         };
         self.judgement_with(Some(effort))
+    }
+
+    /// Makes the judgement of the board after the pass being decided the count of that
+    /// position: `final_score` and `final_status_list` give it however quick it was, so
+    /// that the engine never passes on one count and then reports another.
+    fn count_on_judgement_after_pass(&mut self) {
+        if let Some(known) = &mut self.judgement {
+            known.counted = true;
+        }
     }
 
     /// The quick judgement's effort that fits twice into what is left of the move.
@@ -1178,8 +1204,9 @@ impl Engine {
     /// The judgement of this position already made, if it is as thorough as asked (a
     /// full one answers a quick question too).
     fn known_judgement(&self, quick: bool) -> Option<Judgement> {
-        let (key, was_quick, judgement) = self.judgement.as_ref()?;
-        (*key == self.judgement_key() && (quick || !was_quick)).then(|| judgement.clone())
+        let known = self.judgement.as_ref()?;
+        let thorough = quick || !known.quick || known.counted;
+        (known.key == self.judgement_key() && thorough).then(|| known.judgement.clone())
     }
 
     fn judgement_key(&self) -> JudgementKey {
@@ -1209,7 +1236,14 @@ impl Engine {
         let units = effort.playouts.max(1) * self.game.size().points() as u64;
         self.judgement_unit_cost = took.div_f64(units as f64);
         match &judgement {
-            Some(j) => self.judgement = Some((key, quick, j.clone())),
+            Some(j) => {
+                self.judgement = Some(KnownJudgement {
+                    key,
+                    quick,
+                    counted: false,
+                    judgement: j.clone(),
+                })
+            }
             None => log::debug!("arbiter: cut short at the move's limit after {took:?}"),
         }
         judgement
@@ -1324,6 +1358,16 @@ fn search_refutes(result: &SearchResult, mv: Move) -> bool {
 fn ownership(game: &Game, result: &SearchResult, p: crate::rules::Point) -> f32 {
     let index = game.size().row_major(p);
     result.ownership.get(index).copied().unwrap_or(0.0)
+}
+
+/// A judgement kept for its position.
+struct KnownJudgement {
+    key: JudgementKey,
+    /// Made with a quick effort (during play).
+    quick: bool,
+    /// A pass of ours relied on it: the count of its position, however quick.
+    counted: bool,
+    judgement: Judgement,
 }
 
 /// What a judgement depends on.
@@ -1528,6 +1572,78 @@ mod tests {
         // The clock was charged the move's time.
         let left = engine.clock_mut(Color::Black).left;
         assert!(left < main && left >= main.saturating_sub(took), "{left:?}");
+    }
+
+    /// A 9x9 race of two chains with two liberties each and no eye (D and E), between
+    /// two living groups: the side to move wins it, and the game with it (B+3.5 when
+    /// Black moves, W+36.5 when White does). Black has passed; White to move.
+    fn race_after_blacks_pass() -> Engine {
+        const RACE: [&str; 9] = [
+            ".XXOXOOO.",
+            ".XXOXOOO.",
+            ".XXOXOOO.",
+            ".X.OX.OO.",
+            "XXXOXOOOO",
+            ".X.OX.OO.",
+            ".XXOXOOO.",
+            ".XXOXOOO.",
+            ".XXOXOOO.",
+        ];
+        let size = BoardSize::NINE;
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for (k, row) in RACE.iter().enumerate() {
+            for (column, c) in row.chars().enumerate() {
+                let p = size.point(column, 8 - k).unwrap();
+                match c {
+                    'X' => black.push(p),
+                    'O' => white.push(p),
+                    _ => {}
+                }
+            }
+        }
+        let config = EngineConfig {
+            threads: 1,
+            level: Level::Easy,
+            playouts: Some(1_000),
+            ..EngineConfig::default()
+        };
+        let mut engine = Engine::new(size, Ruleset::Chinese, config);
+        engine.game_mut().set_komi(7.5);
+        engine
+            .game_mut()
+            .set_up(&black, &white, Color::Black)
+            .unwrap();
+        engine.game_mut().play(Color::Black, Move::Pass).unwrap();
+        engine
+    }
+
+    #[test]
+    fn a_pass_is_judged_on_the_board_it_leaves_to_be_counted() {
+        // White to move wins the race, but a pass hands the move, and the race, to Black:
+        // judged with White to move (as before), White passed and `final_score` then
+        // said B+3.5. White must play the race out.
+        let mut engine = race_after_blacks_pass();
+        let reply = engine.genmove(Color::White, &AtomicBool::new(false));
+        let at = |name| Reply::Move(Move::Play(BoardSize::NINE.parse_point(name).unwrap()));
+        assert!(reply == at("F4") || reply == at("F6"), "{reply:?}");
+        assert_eq!(engine.final_score().winner(), Some(Color::White));
+    }
+
+    #[test]
+    fn a_pass_that_ends_the_game_is_counted_as_it_was_judged() {
+        // The race won, Black passes again: White passes on its quick judgement, and that
+        // judgement is the count, not a second, fuller one that could differ.
+        let mut engine = race_after_blacks_pass();
+        let stop = AtomicBool::new(false);
+        let first = engine.genmove(Color::White, &stop);
+        assert_ne!(first, Reply::Move(Move::Pass));
+        engine.game_mut().play(Color::Black, Move::Pass).unwrap();
+        assert_eq!(engine.genmove(Color::White, &stop), Reply::Move(Move::Pass));
+        let relied_on = engine.known_judgement(true).expect("the pass's judgement");
+        assert!(engine.judgement.as_ref().is_some_and(|k| k.quick));
+        assert_eq!(engine.known_judgement(false), Some(relied_on.clone()));
+        assert_eq!(engine.final_score(), relied_on.score(engine.game()));
+        assert_eq!(engine.final_score().winner(), Some(Color::White));
     }
 
     #[test]
