@@ -447,6 +447,8 @@ impl Engine {
         self.search.clear();
         self.hopeless_moves = [0; 2];
         self.last = None;
+        // A loaded game is judged afresh, whatever a pass of the last game relied on.
+        self.judgement = None;
     }
 
     pub fn config(&self) -> &EngineConfig {
@@ -482,6 +484,8 @@ impl Engine {
         self.search.clear();
         self.hopeless_moves = [0; 2];
         self.last = None;
+        // A new game is judged afresh, whatever a pass of the last game relied on.
+        self.judgement = None;
     }
 
     fn explicit_komi(&self) -> Option<f64> {
@@ -892,6 +896,7 @@ impl Engine {
         let considers_passing = opponent_passed || choice == Move::Pass;
         if considers_passing {
             let judgement = self.judgement_after_pass(color, started.elapsed());
+            let judged = judgement.is_some();
             match self.end_of_game_move(
                 color,
                 &result,
@@ -900,7 +905,9 @@ impl Engine {
                 settings.pass_when_won,
             ) {
                 Some(Move::Pass) => {
-                    self.count_on_judgement_after_pass();
+                    if judged {
+                        self.count_on_judgement_after_pass();
+                    }
                     let decision = if opponent_passed {
                         Decision::PassWon
                     } else if result.candidates.len() <= 1 {
@@ -1159,7 +1166,7 @@ impl Engine {
         judgement
     }
 
-    /// `judgement_after_pass` of the position on the board.
+    /// The same as `judgement_after_pass`, for the position now on the board.
     fn judgement_during_play(&mut self, color: Color, spent: Duration) -> Option<Judgement> {
         if let Some(known) = self.known_judgement(true) {
             return Some(known);
@@ -1173,9 +1180,10 @@ impl Engine {
         self.judgement_with(Some(effort))
     }
 
-    /// Makes the judgement of the board after the pass being decided the count of that
-    /// position: `final_score` and `final_status_list` give it however quick it was, so
-    /// that the engine never passes on one count and then reports another.
+    /// Makes the judgement of the board after the pass being decided (the last one made)
+    /// the count of that position: `final_score` and `final_status_list` give it however
+    /// quick it was, so that a pass that ends the game is never made on one count and
+    /// then reported with another.
     fn count_on_judgement_after_pass(&mut self) {
         if let Some(known) = &mut self.judgement {
             known.counted = true;
@@ -1603,7 +1611,8 @@ mod tests {
         }
         let config = EngineConfig {
             threads: 1,
-            level: Level::Easy,
+            // A level that plays the search's best move, not one drawn near it.
+            level: Level::Normal,
             playouts: Some(1_000),
             ..EngineConfig::default()
         };
