@@ -595,6 +595,18 @@ mod tests {
         assert_eq!(back.record(), game.record());
     }
 
+    // GoGui's `gogui-setup_player` before any move hands the set-up's turn over.
+    #[test]
+    fn a_set_up_positions_turn_handed_over_survives_printsgf() {
+        let text = "(;SZ[5]AB[aa][bb]AW[cc]PL[B])";
+        let mut game = read_game(text, Ruleset::Chinese, Until::End).unwrap();
+        game.set_to_move(Color::White);
+        let written = game_text(&game);
+        assert!(written.contains("PL[W]"), "{written}");
+        let back = read_game(&written, Ruleset::Chinese, Until::End).unwrap();
+        assert_eq!(back.to_move(), Color::White);
+    }
+
     /// A game of `nodes` nodes: the root, then passes.
     fn long_game(nodes: usize) -> String {
         let moves: String = (1..nodes)

@@ -165,9 +165,15 @@ impl Game {
     }
 
     /// Hands the turn to `color` (set-up: GoGui's `gogui-setup_player`). The position so
-    /// far keeps the side to move it was recorded with.
+    /// far keeps the side to move it was recorded with; before any move that is the
+    /// set-up's, which changes with it (SGF's PL).
     pub fn set_to_move(&mut self, color: Color) {
         self.to_move = color;
+        if self.record.is_empty()
+            && let Some(setup) = &mut self.setup
+        {
+            setup.to_move = color;
+        }
     }
 
     /// Consecutive passes that end the record.
