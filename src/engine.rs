@@ -1586,29 +1586,20 @@ mod tests {
     /// two living groups: the side to move wins it, and the game with it (B+3.5 when
     /// Black moves, W+36.5 when White does). Black has passed; White to move.
     fn race_after_blacks_pass() -> Engine {
-        const RACE: [&str; 9] = [
-            ".XXOXOOO.",
-            ".XXOXOOO.",
-            ".XXOXOOO.",
-            ".X.OX.OO.",
-            "XXXOXOOOO",
-            ".X.OX.OO.",
-            ".XXOXOOO.",
-            ".XXOXOOO.",
-            ".XXOXOOO.",
-        ];
-        let size = BoardSize::NINE;
-        let (mut black, mut white) = (Vec::new(), Vec::new());
-        for (k, row) in RACE.iter().enumerate() {
-            for (column, c) in row.chars().enumerate() {
-                let p = size.point(column, 8 - k).unwrap();
-                match c {
-                    'X' => black.push(p),
-                    'O' => white.push(p),
-                    _ => {}
-                }
-            }
-        }
+        let race = crate::rules::parse_diagram(
+            ".XXOXOOO.
+             .XXOXOOO.
+             .XXOXOOO.
+             .X.OX.OO.
+             XXXOXOOOO
+             .X.OX.OO.
+             .XXOXOOO.
+             .XXOXOOO.
+             .XXOXOOO.",
+        )
+        .unwrap();
+        let stones = |color| race.stones(color).iter().collect::<Vec<_>>();
+        let size = race.size();
         let config = EngineConfig {
             threads: 1,
             // A level that plays the search's best move, not one drawn near it.
@@ -1620,7 +1611,7 @@ mod tests {
         engine.game_mut().set_komi(7.5);
         engine
             .game_mut()
-            .set_up(&black, &white, Color::Black)
+            .set_up(&stones(Color::Black), &stones(Color::White), Color::Black)
             .unwrap();
         engine.game_mut().play(Color::Black, Move::Pass).unwrap();
         engine
