@@ -21,7 +21,9 @@ fn main() {
     let mut params = SearchParams::for_size(size, playouts);
     params.threads = threads;
     params.early_stop = false;
-    let r = search.run(&game, Color::Black, &params, &AtomicBool::new(false));
+    let r = search
+        .run(&game, Color::Black, &params, &AtomicBool::new(false))
+        .expect("search threads");
     eprintln!(
         "best {:?} winrate {:.3} playouts {} in {:?} = {:.0}/s, nodes {}, score {:.1}",
         r.best.clone(),

@@ -6,7 +6,7 @@
 #? [yeoul]
 
 3 version
-#? [[0-9]+\.[0-9]+\.[0-9]+]
+#? [[0-9]+\.[0-9]+\.[0-9]+ level normal \(8k\)]
 
 4 known_command genmove
 #? [true]

@@ -32,9 +32,10 @@ struct Cli {
 /// How the engine plays (for the GTP engine, and for yeoul's side of a match).
 #[derive(Args, Clone)]
 struct EngineOptions {
-    /// Difficulty: easy, normal, hard or max (full strength: the policy network, every
-    /// core, the time the level, --time or the clock gives).
-    #[arg(long, default_value = "normal", global = true)]
+    /// Difficulty (max: full strength, the policy network, every core, the time the
+    /// level, --time or the clock gives; a rank plays as people of that rank choose).
+    #[arg(long, default_value = "normal", global = true, value_name = "LEVEL",
+          help = format!("Difficulty: {}", Level::valid_values()))]
     level: Level,
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
@@ -89,22 +90,22 @@ struct EngineOptions {
     net_threshold: u32,
     /// The network rates a node in the search thread that asks for it, instead of a
     /// thread of its own (an experiment).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Experiments")]
     net_inline: bool,
     /// The hand-written priors instead of the learned model (for comparisons).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Experiments")]
     hand_priors: bool,
     /// Playouts draw their 3x3 pattern move by the learned γ (an experiment: off by
     /// default, see BENCHMARKS.md).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Experiments")]
     learned_playouts: bool,
     /// Playouts also atari, save and counter-atari chains left with two liberties next to
     /// the last move (an experiment: off by default, see BENCHMARKS.md).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Experiments")]
     two_liberty_playouts: bool,
     /// AMAF weighs moves played sooner up to N times more (0: all alike; Pachi uses 3; an
     /// experiment).
-    #[arg(long, default_value_t = 0, global = true)]
+    #[arg(long, default_value_t = 0, global = true, help_heading = "Experiments")]
     amaf_distance: u32,
 }
 

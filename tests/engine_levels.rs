@@ -67,7 +67,9 @@ fn deterministic_search(game: &Game, color: Color, threads: usize, playouts: u64
     let mut params = fixed_params(game.size(), playouts, 2024);
     params.deterministic = true;
     params.threads = threads;
-    Search::new(PlayoutPolicy::heavy()).run(game, color, &params, &AtomicBool::new(false))
+    Search::new(PlayoutPolicy::heavy())
+        .run(game, color, &params, &AtomicBool::new(false))
+        .expect("search threads")
 }
 
 /// Root moves with their visits, most visited first.
@@ -96,7 +98,7 @@ fn timed_genmoves(engine: &mut Engine, moves: usize) -> Vec<(Color, Reply, Durat
         .map(|k| {
             let color = if k % 2 == 0 { Black } else { White };
             let started = Instant::now();
-            let reply = engine.genmove(color, &stop);
+            let reply = engine.genmove(color, &stop).expect("a move");
             (color, reply, started.elapsed())
         })
         .collect()
@@ -123,7 +125,7 @@ fn white_replies_when_hopeless(level: Level) -> [Reply; 2] {
     let mut engine = engine(level);
     *engine.game_mut() = game_from(HOPELESS_FOR_WHITE, White, 7.5);
     let stop = AtomicBool::new(false);
-    let first = engine.genmove(White, &stop);
+    let first = engine.genmove(White, &stop).expect("a move");
     assert_ne!(
         first,
         Reply::Move(Move::Pass),
@@ -133,7 +135,7 @@ fn white_replies_when_hopeless(level: Level) -> [Reply; 2] {
         .game_mut()
         .play(Black, Move::Pass)
         .expect("a pass is always legal");
-    let second = engine.genmove(White, &stop);
+    let second = engine.genmove(White, &stop).expect("a move");
     [first, second]
 }
 
@@ -170,7 +172,7 @@ fn the_same_seed_and_budget_give_the_same_search_on_one_and_two_threads() {
 fn deterministic_engines_play_the_same_game_on_one_and_two_threads() {
     let play = |threads: usize| {
         let config = EngineConfig {
-            level: Level::Normal,
+            level: Level::NORMAL,
             threads,
             playouts: Some(2_000),
             seed: 99,
@@ -180,7 +182,11 @@ fn deterministic_engines_play_the_same_game_on_one_and_two_threads() {
         let mut engine = Engine::new(BoardSize::NINE, Ruleset::Chinese, config);
         let stop = AtomicBool::new(false);
         let replies: Vec<Reply> = (0..6)
-            .map(|k| engine.genmove(if k % 2 == 0 { Black } else { White }, &stop))
+            .map(|k| {
+                engine
+                    .genmove(if k % 2 == 0 { Black } else { White }, &stop)
+                    .expect("a move")
+            })
             .collect();
         replies
     };
@@ -189,30 +195,30 @@ fn deterministic_engines_play_the_same_game_on_one_and_two_threads() {
 
 #[test]
 fn easy_keeps_to_its_time_over_a_sequence_of_moves() {
-    stays_within_its_time(BoardSize::NINE, Level::Easy, 8);
+    stays_within_its_time(BoardSize::NINE, Level::EASY, 8);
 }
 
 #[test]
 fn normal_keeps_to_its_time_over_a_sequence_of_moves() {
-    stays_within_its_time(BoardSize::NINE, Level::Normal, 8);
+    stays_within_its_time(BoardSize::NINE, Level::NORMAL, 8);
 }
 
 /// On 19x19 the playout cap is further away, so the time limit is what stops `normal`.
 #[test]
 fn normal_keeps_to_its_time_on_the_big_board() {
-    stays_within_its_time(BoardSize::NINETEEN, Level::Normal, 2);
+    stays_within_its_time(BoardSize::NINETEEN, Level::NORMAL, 2);
 }
 
 #[test]
 fn hard_keeps_to_its_time_over_two_moves() {
-    stays_within_its_time(BoardSize::NINE, Level::Hard, 2);
+    stays_within_its_time(BoardSize::NINE, Level::HARD, 2);
 }
 
 /// `hard` would think 2.8 s a move: under a 3 s sudden-death clock it must share it out.
 #[test]
 fn a_sequence_of_moves_never_spends_more_than_the_main_time() {
     let main = Duration::from_secs(3);
-    let mut engine = engine(Level::Hard);
+    let mut engine = engine(Level::HARD);
     engine.set_time_control(TimeControl::Absolute { main });
     let moves = timed_genmoves(&mut engine, 16);
     for (color, reply, took) in &moves {
@@ -233,15 +239,15 @@ fn a_sequence_of_moves_never_spends_more_than_the_main_time() {
 
 #[test]
 fn easy_never_resigns_even_when_hopeless() {
-    assert_eq!(Level::Easy.settings().resign_below, None);
-    for reply in white_replies_when_hopeless(Level::Easy) {
+    assert_eq!(Level::EASY.settings().resign_below, None);
+    for reply in white_replies_when_hopeless(Level::EASY) {
         assert_ne!(reply, Reply::Resign);
     }
 }
 
 #[test]
 fn normal_resigns_when_hopeless() {
-    assert!(Level::Normal.settings().resign_below.is_some());
-    let [_, second] = white_replies_when_hopeless(Level::Normal);
+    assert!(Level::NORMAL.settings().resign_below.is_some());
+    let [_, second] = white_replies_when_hopeless(Level::NORMAL);
     assert_eq!(second, Reply::Resign);
 }

@@ -30,8 +30,8 @@ fn two_levels_play_a_short_match_to_the_end_without_faults() {
         network_delay: Duration::ZERO,
         handicap: 0,
     };
-    let mut a = player(Level::Normal, 400, 1);
-    let mut b = player(Level::Easy, 50, 2);
+    let mut a = player(Level::NORMAL, 400, 1);
+    let mut b = player(Level::EASY, 50, 2);
     let mut seen = 0;
     let summary = run_match(&config, &mut a, &mut b, None, &mut |_| seen += 1);
     assert_eq!(seen, 2);
@@ -61,7 +61,7 @@ fn a_handicap_game_against_an_engine_over_gtp_starts_from_its_fixed_handicap() {
         handicap: 3,
         ..MatchConfig::default()
     };
-    let mut giver = player(Level::Normal, 100, 3);
+    let mut giver = player(Level::NORMAL, 100, 3);
     let command = format!("{} --playouts 30 --threads 1", env!("CARGO_BIN_EXE_yeoul"));
     let mut taker = GtpPlayer::start(&command, Duration::from_secs(30)).expect("starts");
     let summary = run_match(&config, &mut giver, &mut taker, None, &mut |_| {});

@@ -15,7 +15,7 @@ fn gogui_attaches_synchronises_and_scores_without_an_error() {
                  set_free_handicap C3 G7\ngogui-play_sequence W E5 B E3\ntime_left b 600 0\ngenmove w\n\
                  gg-undo 1\nkgs-genmove_cleanup w\nfinal_status_list dead\nfinal_score\ncputime\n";
     let config = EngineConfig {
-        level: Level::Easy,
+        level: Level::EASY,
         threads: 1,
         playouts: Some(300),
         ..EngineConfig::default()

@@ -238,7 +238,7 @@ fn body(answer: &str) -> &str {
 
 fn run_session(input: Vec<u8>) -> String {
     let config = EngineConfig {
-        level: Level::Easy,
+        level: Level::EASY,
         threads: 1,
         playouts: Some(60),
         ..EngineConfig::default()

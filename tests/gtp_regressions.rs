@@ -58,7 +58,7 @@ fn parse_tst(text: &str) -> (String, Vec<Expectation>) {
 /// Responses by id (`None` for commands without one), in order.
 fn run(input: &str) -> Vec<(Option<u64>, bool, String)> {
     let config = EngineConfig {
-        level: Level::Normal,
+        level: Level::NORMAL,
         threads: 1,
         playouts: Some(2_000),
         seed: 7,

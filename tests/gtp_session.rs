@@ -7,7 +7,7 @@ use yeoul::rules::{BoardSize, Ruleset};
 
 fn session(input: &str) -> String {
     let config = EngineConfig {
-        level: Level::Easy,
+        level: Level::EASY,
         threads: 1,
         playouts: Some(300),
         ..EngineConfig::default()
@@ -234,7 +234,7 @@ fn loadsgf_reads_a_latin_1_record() {
 #[test]
 fn genmove_after_a_resignation_still_answers_and_the_game_goes_on() {
     let config = EngineConfig {
-        level: Level::Normal,
+        level: Level::NORMAL,
         threads: 1,
         playouts: Some(600),
         ..EngineConfig::default()
@@ -365,7 +365,7 @@ fn the_network_alone_plays_its_most_probable_move() {
     )))
     .expect("the tiny network");
     let config = EngineConfig {
-        level: Level::Easy,
+        level: Level::EASY,
         threads: 1,
         network: Some(std::sync::Arc::new(tiny)),
         network_only: true,

@@ -7,7 +7,7 @@ use yeoul::rules::{BoardSize, Ruleset};
 
 fn run(input: Vec<u8>) -> Vec<u8> {
     let config = EngineConfig {
-        level: Level::Easy,
+        level: Level::EASY,
         threads: 1,
         playouts: Some(200),
         seed: 3,

@@ -51,7 +51,9 @@ fn sorted(list: &str) -> String {
 }
 
 fn judged(game: &Game) -> Judgement {
-    judge(game, &Effort::for_board(game.size().points(), 2)).expect("no deadline")
+    judge(game, &Effort::for_board(game.size().points(), 2))
+        .expect("search threads")
+        .expect("no deadline")
 }
 
 fn check(case: &Case) -> Vec<String> {

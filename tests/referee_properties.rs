@@ -105,7 +105,9 @@ fn the_reported_statuses_are_consistent_with_the_count() {
         game.set_up(&black, &white, Color::Black).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
         game.play(Color::White, Move::Pass).unwrap();
-        let j = judge(&game, &Effort::for_board(size.points(), 2)).expect("no deadline");
+        let j = judge(&game, &Effort::for_board(size.points(), 2))
+            .unwrap()
+            .expect("no deadline");
         let stones = board.stones(Color::Black) | board.stones(Color::White);
         assert!(
             (j.dead & j.seki).is_empty(),
@@ -156,12 +158,16 @@ fn a_judgement_cut_short_by_its_deadline_is_no_verdict() {
         deadline: Some(now),
         ..effort
     };
-    assert_eq!(judge(&game, &past), None, "a deadline already past");
+    assert_eq!(
+        judge(&game, &past).unwrap(),
+        None,
+        "a deadline already past"
+    );
     // In time, the deadline changes nothing: the judgement is the one without it.
     let later = Effort {
         deadline: Some(now + std::time::Duration::from_secs(600)),
         ..effort
     };
-    let without = judge(&game, &effort).expect("no deadline");
-    assert_eq!(judge(&game, &later), Some(without));
+    let without = judge(&game, &effort).unwrap().expect("no deadline");
+    assert_eq!(judge(&game, &later).unwrap(), Some(without));
 }

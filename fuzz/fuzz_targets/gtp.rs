@@ -151,7 +151,7 @@ fuzz_target!(|data: &[u8]| {
         input.extend_from_slice(format!("{k} showboard\n{} printsgf\n", k + 1).as_bytes());
     }
     let config = EngineConfig {
-        level: Level::Easy,
+        level: Level::EASY,
         threads: 1,
         playouts: Some(30),
         deterministic: true,

@@ -142,6 +142,8 @@ pub fn analyze(
     dialect: Dialect,
 ) -> Result<(), GtpError> {
     let request = parse_request(session, args)?;
+    // An error is answered before the stream's header, not in the middle of it.
+    session.engine.threads_ready()?;
     write_header(session, id);
     let size = session.engine.game().size();
     session.input.reset_arrival();
@@ -153,11 +155,17 @@ pub fn analyze(
         {
             break;
         }
-        let result = session.engine.analysis_step(
+        let result = match session.engine.analysis_step(
             request.color,
             request.interval,
             session.input.arrival_flag(),
-        );
+        ) {
+            Ok(result) => result,
+            Err(e) => {
+                log::error!("analysis: {e}");
+                break;
+            }
+        };
         let line = info_line(size, &result, dialect, request.ownership);
         if !line.is_empty() {
             session.send(&format!("{line}\n"));
@@ -178,6 +186,7 @@ pub fn genmove_analyze(
     dialect: Dialect,
 ) -> Result<(), GtpError> {
     let request = parse_request(session, args)?;
+    session.engine.threads_ready()?;
     write_header(session, id);
     let size = session.engine.game().size();
     let (time, playouts) = session.engine.move_budget(request.color);
@@ -186,12 +195,15 @@ pub fn genmove_analyze(
     let mut spent_playouts = 0;
     // Think in steps of one interval, printing after each, then let genmove finish.
     while started.elapsed() + request.interval < total && spent_playouts < playouts {
-        let result = session.engine.genmove_step(
+        let Ok(result) = session.engine.genmove_step(
             request.color,
             request.interval,
             playouts - spent_playouts,
             session.input.interrupt_flag(),
-        );
+        ) else {
+            // The move below answers, or says nothing if it cannot search either.
+            break;
+        };
         spent_playouts += result.stats.playouts;
         session.send(&format!(
             "{}\n",
@@ -206,8 +218,14 @@ pub fn genmove_analyze(
             .engine
             .genmove_within(request.color, session.input.interrupt_flag(), Some(left));
     let text = match reply {
-        Reply::Resign => "resign".to_string(),
-        Reply::Move(mv) => format_move(size, mv),
+        Ok(Reply::Resign) => "resign".to_string(),
+        Ok(Reply::Move(mv)) => format_move(size, mv),
+        Err(e) => {
+            // The header is out: the stream ends without a move, the game unchanged.
+            log::error!("genmove: {e}");
+            session.send("\n");
+            return Ok(());
+        }
     };
     session.send(&format!("play {text}\n\n"));
     Ok(())

@@ -47,7 +47,10 @@ fn all_names() -> impl Iterator<Item = &'static str> {
 const COMMANDS: &[(&str, Handler)] = &[
     ("protocol_version", |_, _| Ok("2".into())),
     ("name", |_, _| Ok("yeoul".into())),
-    ("version", |_, _| Ok(env!("CARGO_PKG_VERSION").into())),
+    ("version", |session, _| {
+        let level = session.engine.config().level.label();
+        Ok(format!("{} level {level}", env!("CARGO_PKG_VERSION")))
+    }),
     ("known_command", known_command),
     ("list_commands", |_, _| {
         Ok(all_names().collect::<Vec<_>>().join("\n"))
@@ -77,6 +80,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("loadsgf", loadsgf),
     ("printsgf", printsgf),
     ("yeoul-difficulty", difficulty),
+    ("yeoul-difficulty_param", difficulty_param),
     ("yeoul-rules", rules),
     ("yeoul-seed", seed),
     ("yeoul-benchmark", benchmark),
@@ -113,7 +117,7 @@ const GOGUI_ANALYZE: &[&str] = &[
     "string/Final score/final_score",
     "hstring/Search statistics/yeoul-stats",
     "string/Benchmark (9x9, 2 s)/yeoul-benchmark 9 2",
-    "none/Set difficulty/yeoul-difficulty %s",
+    "param/Difficulty/yeoul-difficulty_param",
 ];
 
 /// Runs one command.
@@ -210,14 +214,16 @@ fn genmove(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     let color = parse_color(&args[0])?;
     let reply = session
         .engine
-        .genmove(color, session.input.interrupt_flag());
+        .genmove(color, session.input.interrupt_flag())?;
     Ok(format_reply(session, reply))
 }
 
 fn reg_genmove(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     expect_args(args, 1)?;
     let color = parse_color(&args[0])?;
-    let reply = session.engine.choose(color, session.input.interrupt_flag());
+    let reply = session
+        .engine
+        .choose(color, session.input.interrupt_flag())?;
     Ok(format_reply(session, reply))
 }
 
@@ -228,7 +234,7 @@ fn genmove_cleanup(session: &mut Session, args: &[String]) -> Result<String, Gtp
     let color = parse_color(&args[0])?;
     let reply = session
         .engine
-        .genmove_cleanup(color, session.input.interrupt_flag());
+        .genmove_cleanup(color, session.input.interrupt_flag())?;
     Ok(format_reply(session, reply))
 }
 
@@ -346,7 +352,7 @@ fn set_free_handicap(session: &mut Session, args: &[String]) -> Result<String, G
 
 fn final_score(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     expect_args(args, 0)?;
-    Ok(session.engine.final_score().to_string())
+    Ok(session.engine.final_score()?.to_string())
 }
 
 /// `alive`, `dead`, `seki`: the arbiter's chains of that status, one chain per line;
@@ -363,7 +369,7 @@ fn final_status_list(session: &mut Session, args: &[String]) -> Result<String, G
         "black_territory" | "white_territory" | "dame" => None,
         _ => return Err(GtpError::Syntax),
     };
-    let judgement = session.engine.judgement();
+    let judgement = session.engine.judgement()?;
     let game = session.engine.game();
     let board = game.board();
     let size = game.size();
@@ -481,14 +487,30 @@ fn rules(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     }
 }
 
+/// `yeoul-difficulty`: the level, or a new one (a name or a rank; anything else is
+/// refused with the valid values, the level unchanged).
 fn difficulty(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     match args {
         [] => Ok(session.engine.config().level.to_string()),
         [name] => {
-            let level: Level = name.parse().map_err(|_| GtpError::Syntax)?;
+            let level: Level = name.parse().map_err(GtpError::Other)?;
             session.engine.set_level(level);
             Ok(String::new())
         }
+        _ => Err(GtpError::Syntax),
+    }
+}
+
+/// GoGui's parameter dialog for the level: with no arguments the level as a list of
+/// every value, with `level VALUE` a new one.
+fn difficulty_param(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    match args {
+        [] => {
+            let values: Vec<String> = Level::all().map(Level::name).collect();
+            let level = session.engine.config().level;
+            Ok(format!("[list/{}] level {level}", values.join("/")))
+        }
+        [key, value] if key == "level" => difficulty(session, std::slice::from_ref(value)),
         _ => Err(GtpError::Syntax),
     }
 }
@@ -557,7 +579,7 @@ fn ownership(session: &mut Session, args: &[String]) -> Result<String, GtpError>
     let color = session.engine.game().to_move();
     let result = session
         .engine
-        .current_analysis(color, session.input.interrupt_flag());
+        .current_analysis(color, session.input.interrupt_flag())?;
     let n = session.engine.game().size().get();
     let mut out = String::from("\n");
     for row in (0..n).rev() {
@@ -637,7 +659,7 @@ fn gfx_best(session: &mut Session, args: &[String]) -> Result<String, GtpError> 
     let color = session.engine.game().to_move();
     let result = session
         .engine
-        .current_analysis(color, session.input.interrupt_flag());
+        .current_analysis(color, session.input.interrupt_flag())?;
     let size = session.engine.game().size();
     let mut out = Vec::new();
     for c in result
@@ -666,7 +688,7 @@ fn gfx_best(session: &mut Session, args: &[String]) -> Result<String, GtpError> 
 /// triangles, the count in the status bar.
 fn gfx_final_status(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     expect_args(args, 0)?;
-    let judgement = session.engine.judgement();
+    let judgement = session.engine.judgement()?;
     let game = session.engine.game();
     let size = game.size();
     let territory = judgement.territory(game);
@@ -691,7 +713,7 @@ fn gfx_pv(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     let color = session.engine.game().to_move();
     let result = session
         .engine
-        .current_analysis(color, session.input.interrupt_flag());
+        .current_analysis(color, session.input.interrupt_flag())?;
     let size = session.engine.game().size();
     let mut line = String::from("VAR");
     let mut mover = color;
@@ -840,7 +862,7 @@ fn benchmark(session: &mut Session, args: &[String]) -> Result<String, GtpError>
     };
     let s = session
         .engine
-        .benchmark(size, limit, threads, session.input.interrupt_flag());
+        .benchmark(size, limit, threads, session.input.interrupt_flag())?;
     Ok(serde_json::json!({
         "board": n,
         "threads": threads,

@@ -47,6 +47,12 @@ impl std::fmt::Display for GtpError {
     }
 }
 
+impl From<crate::engine::ThreadsError> for GtpError {
+    fn from(e: crate::engine::ThreadsError) -> GtpError {
+        GtpError::Other(e.to_string())
+    }
+}
+
 /// Calls `f` with every line of `reader` (bytes that are not UTF-8 replaced, the line end
 /// kept) until the input ends, fails, or `f` returns false. Engines and controllers alike
 /// read GTP this way.

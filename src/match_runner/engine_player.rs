@@ -66,11 +66,15 @@ impl Player for EnginePlayer {
     }
 
     fn genmove(&mut self, color: Color) -> Result<Reply, PlayerError> {
-        Ok(self.engine.genmove(color, &AtomicBool::new(false)))
+        self.engine
+            .genmove(color, &AtomicBool::new(false))
+            .map_err(|e| PlayerError::Rejected(format!("genmove: {e}")))
     }
 
     fn final_score(&mut self) -> Result<Option<String>, PlayerError> {
-        Ok(Some(self.engine.final_score().to_string()))
+        let score = self.engine.final_score();
+        let score = score.map_err(|e| PlayerError::Rejected(format!("final_score: {e}")))?;
+        Ok(Some(score.to_string()))
     }
 
     fn time_settings(&mut self, control: TimeControl) -> Result<(), PlayerError> {

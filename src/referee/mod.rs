@@ -19,6 +19,7 @@ use crate::rules::{
 };
 use crate::search::playout::{PlayoutLimits, playout};
 use crate::search::policy::PlayoutPolicy;
+use crate::search::threads::{self, ThreadsError};
 use crate::search::{Search, SearchParams};
 use benson::pass_alive;
 use rand::SeedableRng;
@@ -190,9 +191,11 @@ impl Judgement {
 
 /// Judges every chain of the game's position (the passes that ended it are ignored: the
 /// board is played on from here by both sides). `None` only when the effort's deadline
-/// comes first: a look cut short is no verdict.
-pub fn judge(game: &Game, effort: &Effort) -> Option<Judgement> {
-    judge_with(game, effort, true)
+/// comes first: a look cut short is no verdict. All of it runs on one pool of
+/// `effort.threads`; an error when the system will not start them.
+pub fn judge(game: &Game, effort: &Effort) -> Result<Option<Judgement>, ThreadsError> {
+    let pool = threads::lease(effort.threads)?;
+    Ok(pool.install(|| judge_with(game, effort, true)))
 }
 
 /// The judgement; `second_look` also replays races with the dead stones taken off.
@@ -707,7 +710,7 @@ fn searched_ownership(
         .deadline
         .map(|d| d.saturating_duration_since(Instant::now()));
     let mut search = Search::new(PlayoutPolicy::heavy());
-    let result = search.run(&fresh, first, &params, &AtomicBool::new(false));
+    let result = search.run_here(&fresh, first, &params, &AtomicBool::new(false));
     if result.stats.playouts < effort.playouts {
         return None;
     }

@@ -38,6 +38,8 @@ pub struct Context<'a> {
     pub network: Option<&'a Evaluator<'a>>,
     /// The last moves before the root, for the network's input planes.
     pub root_history: crate::knowledge::planes::History,
+    /// See [`super::SearchParams::root_moves`].
+    pub root_moves: Option<Bitboard>,
 }
 
 /// Per-thread scratch: nothing here is shared, and nothing is allocated per simulation.
@@ -91,6 +93,14 @@ impl Worker {
 const PASS_POINT: usize = 0;
 
 impl Context<'_> {
+    /// Whether the search may choose the root move `mv` (a tree move code).
+    pub fn may_choose_at_root(&self, mv: u16) -> bool {
+        mv == PASS
+            || self
+                .root_moves
+                .is_none_or(|seen| seen.contains(Point::from_index(mv as usize)))
+    }
+
     /// Black's margin on a finished board under the game's counting (no dead stones: a
     /// playout has captured them), and ownership added to the worker's sums.
     fn count(&self, board: &Board, worker: &mut Worker) -> f64 {
@@ -193,7 +203,14 @@ impl Context<'_> {
             }
             let mut best_k = 0;
             let mut best_value = f32::NEG_INFINITY;
+            // A root that sees none of its children (a seen move broke superko) sees all.
+            let restricted = node == ROOT
+                && self.root_moves.is_some()
+                && children.iter().any(|c| self.may_choose_at_root(c.mv()));
             for (k, child) in children.iter().enumerate() {
+                if restricted && !self.may_choose_at_root(child.mv()) {
+                    continue;
+                }
                 let v = child.rave_value(inv_rave_k);
                 if v > best_value {
                     best_value = v;

@@ -7,13 +7,14 @@ pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod priors;
+pub mod threads;
 pub mod time;
 pub mod tree;
 
 use crate::knowledge::Model;
 use crate::knowledge::network::Network;
 use crate::knowledge::planes::history_of_record;
-use crate::rules::{BoardSize, Color, Game, Move, Point, Scoring};
+use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Point, Scoring};
 use mcts::{Context, Worker};
 use network_priors::{Evaluator, NetworkUse};
 use policy::PlayoutPolicy;
@@ -22,6 +23,7 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+pub use threads::ThreadsError;
 use tree::{PASS, ROOT, Tree};
 
 /// How one search runs. Every tunable is here, with its reason.
@@ -58,6 +60,9 @@ pub struct SearchParams {
     /// The policy network's priors (with a search that has a network for this board
     /// size); `None`: the learned model's alone.
     pub network: Option<NetworkUse>,
+    /// The root moves the search may choose (a level that sees only some: the pass is
+    /// always among them); `None`: every legal move. Below the root every move counts.
+    pub root_moves: Option<Bitboard>,
 }
 
 impl SearchParams {
@@ -77,6 +82,7 @@ impl SearchParams {
             score_utility: None,
             pass_from_start: false,
             network: None,
+            root_moves: None,
         }
     }
 }
@@ -262,8 +268,22 @@ impl Search {
         (expected == new.color).then_some(node)
     }
 
-    /// Searches the position for `color` until the budget is spent or `stop` is set.
+    /// Searches the position for `color` until the budget is spent or `stop` is set; an
+    /// error only when the system will not start its threads.
     pub fn run(
+        &mut self,
+        game: &Game,
+        color: Color,
+        params: &SearchParams,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, ThreadsError> {
+        let pool = threads::lease(params.threads)?;
+        Ok(pool.install(|| self.run_here(game, color, params, stop)))
+    }
+
+    /// [`Search::run`] on the rayon pool the caller runs in (inside a lease's `install`:
+    /// the arbiter runs all its work on one pool).
+    pub fn run_here(
         &mut self,
         game: &Game,
         color: Color,
@@ -311,10 +331,6 @@ impl Search {
         self.root = None;
         let deadline = params.max_time.map(|t| started + t);
         let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(params.threads.max(1))
-            .build()
-            .expect("a thread pool");
         let trees: Vec<Tree> = (0..TREES)
             .map(|_| Tree::new(params.max_nodes / TREES as usize))
             .collect();
@@ -326,7 +342,7 @@ impl Search {
             .iter()
             .map(|tree| network.map(|(n, s)| Evaluator::new(n, tree, weights, s)))
             .collect();
-        let workers: Vec<Worker> = pool.install(|| {
+        let workers: Vec<Worker> = {
             trees
                 .par_iter()
                 .zip(evaluators.par_iter())
@@ -353,7 +369,7 @@ impl Search {
                     worker
                 })
                 .collect()
-        });
+        };
         let ctx = context_for(policy, knowledge, game, color, &trees[0], params, None);
         let tree_refs: Vec<&Tree> = trees.iter().collect();
         let mut result = summarize(&ctx, &tree_refs, &workers, started);
@@ -422,6 +438,7 @@ fn context_for<'a>(
         knowledge: knowledge.filter(|_| n >= LEARNED_PRIORS_FROM),
         network,
         root_history: history_of_record(game.record(), color),
+        root_moves: params.root_moves,
     }
 }
 
@@ -437,7 +454,8 @@ fn mix(seed: u64, k: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Runs simulations on `threads` workers sharing one tree until a stop condition.
+/// Runs simulations on `threads` workers of the caller's rayon pool, sharing one tree,
+/// until a stop condition.
 fn run_workers(
     ctx: &Context<'_>,
     params: &SearchParams,
@@ -449,11 +467,7 @@ fn run_workers(
     let started_playouts = AtomicU64::new(0);
     let done = AtomicBool::new(false);
     let deadline = params.max_time.map(|t| started + t);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool");
-    pool.install(|| {
+    {
         (0..threads)
             .into_par_iter()
             .map(|t| {
@@ -488,7 +502,7 @@ fn run_workers(
                 worker
             })
             .collect()
-    })
+    }
 }
 
 /// Time is up, or the leader cannot be overtaken with the playouts left (estimated from
@@ -511,7 +525,7 @@ fn should_stop(
         return false;
     };
     let (mut first, mut second) = (0u32, 0u32);
-    for c in children {
+    for c in children.filter(|&c| ctx.may_choose_at_root(ctx.tree.node(c).mv())) {
         let v = ctx.tree.node(c).visits();
         if v > first {
             second = first;
@@ -542,7 +556,9 @@ fn summarize(
         let Some(children) = tree.children(ROOT) else {
             continue;
         };
-        for c in children {
+        let seen = |c: &u32| ctx.may_choose_at_root(tree.node(*c).mv());
+        let sees_any = children.clone().any(|c| seen(&c));
+        for c in children.filter(|c| !sees_any || seen(c)) {
             let node = tree.node(c);
             let entry = match merged.iter_mut().position(|e| e.0 == node.mv()) {
                 Some(i) => &mut merged[i],
@@ -699,12 +715,9 @@ mod tests {
         let mut params = SearchParams::for_size(size, u64::MAX);
         params.max_time = Some(Duration::ZERO);
         params.threads = 1;
-        let result = Search::new(PlayoutPolicy::heavy()).run(
-            &game,
-            Color::Black,
-            &params,
-            &AtomicBool::new(false),
-        );
+        let result = Search::new(PlayoutPolicy::heavy())
+            .run(&game, Color::Black, &params, &AtomicBool::new(false))
+            .unwrap();
         assert_ne!(result.best, Move::Pass);
         assert!(result.stats.playouts >= 1);
     }

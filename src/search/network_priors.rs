@@ -246,7 +246,9 @@ mod tests {
         game.play(Color::Black, Move::Play(q16)).expect("legal");
         let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(network.clone()));
         let stop = AtomicBool::new(false);
-        let result = search.run(&game, Color::White, &params(size, 600, 1, true), &stop);
+        let result = search
+            .run(&game, Color::White, &params(size, 600, 1, true), &stop)
+            .unwrap();
         let history = history_of_record(game.record(), Color::White);
         assert_eq!(history[0], Some(q16));
         let planes = InputPlanes::encode(game.board(), Color::White, &history);
@@ -312,21 +314,25 @@ mod tests {
         let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(tiny()));
         let stop = AtomicBool::new(false);
         let game = Game::new(BoardSize::NINETEEN, Ruleset::Chinese);
-        let result = search.run(
-            &game,
-            Color::Black,
-            &params(BoardSize::NINETEEN, 2000, 2, false),
-            &stop,
-        );
+        let result = search
+            .run(
+                &game,
+                Color::Black,
+                &params(BoardSize::NINETEEN, 2000, 2, false),
+                &stop,
+            )
+            .unwrap();
         assert!(result.stats.network_evaluations > 1, "{:?}", result.stats);
         let nine = Game::new(BoardSize::NINE, Ruleset::Chinese);
         let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(tiny()));
-        let result = search.run(
-            &nine,
-            Color::Black,
-            &params(BoardSize::NINE, 500, 2, false),
-            &stop,
-        );
+        let result = search
+            .run(
+                &nine,
+                Color::Black,
+                &params(BoardSize::NINE, 500, 2, false),
+                &stop,
+            )
+            .unwrap();
         assert_eq!(result.stats.network_evaluations, 0);
     }
 

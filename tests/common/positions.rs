@@ -58,7 +58,9 @@ pub fn fixed_params(size: BoardSize, playouts: u64, seed: u64) -> SearchParams {
 /// Runs a fresh heavy-playout search for `color` with `fixed_params`.
 pub fn search(game: &Game, color: Color, playouts: u64, seed: u64) -> SearchResult {
     let params = fixed_params(game.size(), playouts, seed);
-    Search::new(PlayoutPolicy::heavy()).run(game, color, &params, &AtomicBool::new(false))
+    Search::new(PlayoutPolicy::heavy())
+        .run(game, color, &params, &AtomicBool::new(false))
+        .expect("search threads")
 }
 
 /// The leading candidates as text: move, visits, win rate.

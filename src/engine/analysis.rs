@@ -1,0 +1,194 @@
+//! Analysis: searches that play nothing (GoGui, Sabaki, Lizzie), pondering, the
+//! benchmark, and the policy the front ends draw.
+
+use super::memory::tree_nodes;
+use super::{BenchmarkLimit, Engine};
+use crate::knowledge::Recent;
+use crate::knowledge::network::Network;
+use crate::knowledge::planes::{InputPlanes, history_of_record};
+use crate::rules::{BoardSize, Color, Game, Point};
+use crate::search::policy::PlayoutPolicy;
+use crate::search::{Search, SearchParams, SearchResult, SearchStats, ThreadsError};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+impl Engine {
+    /// A search of the current position for `color` with the move's budget, going on with
+    /// the tree when it stands for this position (GoGui's analysis commands).
+    pub fn current_analysis(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, ThreadsError> {
+        let params = self.params_for(color);
+        self.analyze(color, &params, stop)
+    }
+
+    /// Whether the search's threads can be started (a pool of them is made now and kept
+    /// for the next search): streaming answers check before their header.
+    pub fn threads_ready(&self) -> Result<(), ThreadsError> {
+        crate::search::threads::lease(self.config.threads).map(drop)
+    }
+
+    /// The network, when the level uses it and it fits the board.
+    pub(super) fn active_network(&self) -> Option<&Network> {
+        let uses = self.config.level.settings().network || self.config.network_only;
+        self.network_for_board().filter(|_| uses)
+    }
+
+    /// The network, when there is one for this board size.
+    pub(super) fn network_for_board(&self) -> Option<&Network> {
+        let network = self.config.network.as_deref()?;
+        (network.board_size() == self.game.size().get()).then_some(network)
+    }
+
+    /// What [`Engine::policy`] answers from: "policy network" or "learned policy".
+    pub fn policy_name(&self) -> &'static str {
+        if self.active_network().is_some() {
+            "policy network"
+        } else {
+            "learned policy"
+        }
+    }
+
+    /// The probability of each legal move of `color` in the current position, best
+    /// first: the policy network's where the level uses it, else the learned model's
+    /// (`None` with neither).
+    pub fn policy(&self, color: Color) -> Option<Vec<(Point, f32)>> {
+        self.policy_from(color, self.active_network())
+    }
+
+    /// [`Engine::policy`] from `network`, or the learned model's without one.
+    pub(super) fn policy_from(
+        &self,
+        color: Color,
+        network: Option<&Network>,
+    ) -> Option<Vec<(Point, f32)>> {
+        if let Some(network) = network {
+            let size = self.game.size();
+            let planes = InputPlanes::encode(
+                self.game.board(),
+                color,
+                &history_of_record(self.game.record(), color),
+            );
+            let mut scratch = network.scratch(1);
+            let probabilities = network.policy(&[planes], &mut scratch);
+            let mut rated: Vec<(Point, f32)> = size
+                .all_points()
+                .map(|p| (p, probabilities[size.row_major(p)]))
+                .filter(|&(_, prob)| prob > 0.0)
+                .collect();
+            rated.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.index().cmp(&b.0.index())));
+            return Some(rated);
+        }
+        let model = self.config.knowledge.as_deref()?;
+        let recent = Recent::from_record(self.game.record(), color);
+        Some(crate::knowledge::move_probabilities(
+            model,
+            self.game.board(),
+            color,
+            recent,
+        ))
+    }
+
+    /// Searches for `color` without playing, stoppable through `stop`.
+    fn analyze(
+        &mut self,
+        color: Color,
+        params: &SearchParams,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, ThreadsError> {
+        self.search.run(&self.game, color, params, stop)
+    }
+
+    /// One step of open-ended analysis for `color` (`kata-analyze` and the like): the
+    /// move's search for `interval`, with no playout cap, going on with the tree.
+    pub fn analysis_step(
+        &mut self,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, ThreadsError> {
+        self.search_step(color, interval, u64::MAX, true, stop)
+    }
+
+    /// One step of a move's thinking that prints as it goes (`kata-genmove_analyze`):
+    /// the move's own search settings for `interval`, spending at most `playouts`.
+    pub fn genmove_step(
+        &mut self,
+        color: Color,
+        interval: Duration,
+        playouts: u64,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, ThreadsError> {
+        self.search_step(color, interval, playouts, false, stop)
+    }
+
+    /// The move's search for `interval` and at most `playouts`, never stopped early;
+    /// `open` (analysis, pondering) searches freely even in deterministic mode.
+    fn search_step(
+        &mut self,
+        color: Color,
+        interval: Duration,
+        playouts: u64,
+        open: bool,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, ThreadsError> {
+        let mut params = self.params_for(color);
+        params.max_time = Some(interval);
+        params.max_playouts = playouts;
+        params.early_stop = false;
+        if open {
+            params.deterministic = false;
+        } else {
+            // A move's steps see what the move sees.
+            params.root_moves = self.seen_moves(color);
+        }
+        self.analyze(color, &params, stop)
+    }
+
+    /// Thinks about the position for the side to move until `stop` is set, so that the
+    /// tree is ready when its move comes; bounded by twenty times the level's playout
+    /// budget (the tree's memory cap holds anyway).
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        if self.game.is_over() {
+            return;
+        }
+        let color = self.game.to_move();
+        let limit = self.params_for(color).max_playouts.saturating_mul(20);
+        let mut spent = 0;
+        while spent < limit && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            match self.search_step(color, Duration::from_millis(500), limit - spent, true, stop) {
+                Ok(result) => spent += result.stats.playouts,
+                // Pondering is a bonus: without threads for it, the engine waits instead.
+                Err(e) => {
+                    log::warn!("pondering: {e}");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A search of the empty board of `size` under the current rules, for GTP's
+    /// `yeoul-benchmark`: for `seconds`, or for `playouts` when that is given, on `threads`.
+    pub fn benchmark(
+        &self,
+        size: BoardSize,
+        limit: BenchmarkLimit,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<SearchStats, ThreadsError> {
+        let mut params = SearchParams::for_size(size, u64::MAX);
+        params.threads = threads;
+        params.early_stop = false;
+        // Beside the game's own tree, within the same share of --max-memory.
+        params.max_nodes = tree_nodes(&self.config);
+        match limit {
+            BenchmarkLimit::Time(t) => params.max_time = Some(t),
+            BenchmarkLimit::Playouts(n) => params.max_playouts = n,
+        }
+        let game = Game::new(size, self.game.ruleset());
+        let mut search = Search::new(PlayoutPolicy::heavy());
+        Ok(search.run(&game, Color::Black, &params, stop)?.stats)
+    }
+}

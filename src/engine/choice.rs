@@ -1,0 +1,162 @@
+//! How a level picks its move: the moves its rank sees (`seen`), searched, and among
+//! what the search found the best or, at the weakest levels, one nearly as good.
+
+use super::levels::Sight;
+use super::{Choice, Engine, seen};
+use crate::rules::{Bitboard, Color, Move, Point};
+use crate::search::SearchResult;
+use rand::Rng;
+use rand::seq::SliceRandom;
+
+/// The moves a level saw in one position, kept so that every search of the move
+/// (`kata-genmove_analyze`'s steps, `reg_genmove` then `genmove`) sees the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SeenCache {
+    key: (u64, usize, Color, super::Level),
+    seen: Option<Bitboard>,
+}
+
+impl Engine {
+    /// The root moves the level sees for `color` in the current position: `None` at
+    /// `max` (everything), and when the opponent has just passed (the end of the game
+    /// needs every move). Drawn once a position.
+    pub(super) fn seen_moves(&mut self, color: Color) -> Option<Bitboard> {
+        let key = (
+            self.game.board().hash(),
+            self.game.record().len(),
+            color,
+            self.config.level,
+        );
+        if let Some(cache) = self.seen_cache.filter(|c| c.key == key) {
+            return cache.seen;
+        }
+        let seen = self.draw_seen_moves(color);
+        self.seen_cache = Some(SeenCache { key, seen });
+        seen
+    }
+
+    fn draw_seen_moves(&mut self, color: Color) -> Option<Bitboard> {
+        let Sight::AsRank(kyu) = self.config.level.settings().sees else {
+            return None;
+        };
+        if self.game.passes_before(color) > 0 {
+            return None;
+        }
+        let policy = self.seeing_policy(color);
+        if policy.is_empty() {
+            return None;
+        }
+        // In board order, then shuffled: the draw depends on the seed alone.
+        let mut order: Vec<Point> = policy.iter().map(|&(p, _)| p).collect();
+        order.sort_by_key(|p| p.index());
+        order.shuffle(&mut self.rng);
+        let board = self.game.board();
+        let urgent = seen::urgent_moves(board, color);
+        let points = self.game.size().points();
+        Some(seen::seen_moves(
+            &policy,
+            &order,
+            urgent,
+            f64::from(kyu),
+            points,
+        ))
+    }
+
+    /// The policy a rank sees the board with: the network's on the size it plays, else
+    /// the learned model's, else every move alike; over the legal moves that do not fill
+    /// an own true eye, best first.
+    fn seeing_policy(&self, color: Color) -> Vec<(Point, f32)> {
+        let game = &self.game;
+        let board = game.board();
+        let sensible =
+            |p: Point| !board.is_true_eye(p, color) && game.is_legal(color, Move::Play(p));
+        let rated = self.policy_from(color, self.network_for_board());
+        match rated {
+            Some(rated) => rated.into_iter().filter(|&(p, _)| sensible(p)).collect(),
+            None => {
+                let moves: Vec<Point> = game.size().all_points().filter(|&p| sensible(p)).collect();
+                let share = 1.0 / moves.len().max(1) as f32;
+                moves.into_iter().map(|p| (p, share)).collect()
+            }
+        }
+    }
+}
+
+/// A move drawn for `choice` among the search's candidates that are nearly as good as
+/// `best` (never a pass); `None` when the level plays the best move.
+pub(super) fn draw_candidate(
+    result: &SearchResult,
+    best: Move,
+    choice: Choice,
+    rng: &mut impl Rng,
+) -> Option<Move> {
+    if choice.temperature <= 0.0 || best == Move::Pass {
+        return None;
+    }
+    let top = result.candidates.iter().find(|c| c.mv == best)?;
+    let eligible = |c: &&crate::search::Candidate| {
+        c.mv != Move::Pass
+            && c.visits > 0
+            && c.win_rate >= top.win_rate - choice.max_loss
+            && c.visits as f64 >= choice.min_visits_share * top.visits as f64
+    };
+    let weight = |c: &crate::search::Candidate| (c.visits as f64).powf(1.0 / choice.temperature);
+    let total: f64 = result.candidates.iter().filter(eligible).map(weight).sum();
+    let mut draw = rng.random::<f64>() * total;
+    for c in result.candidates.iter().filter(eligible) {
+        draw -= weight(c);
+        if draw <= 0.0 {
+            return Some(c.mv);
+        }
+    }
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::test_support::{candidate, result_with};
+    use rand::SeedableRng;
+    use rand_pcg::Pcg32;
+
+    #[test]
+    fn a_level_draws_only_among_nearly_best_moves_by_their_visits() {
+        let mut result = result_with(vec![0.5; 81]);
+        result.candidates = vec![
+            candidate("E5", 600, 0.60),
+            candidate("C3", 300, 0.55),
+            candidate("pass", 500, 0.60),
+            candidate("G7", 200, 0.30),
+            candidate("D4", 20, 0.60),
+        ];
+        let best = result.candidates[0].mv;
+        let mut rng = Pcg32::seed_from_u64(7);
+        assert_eq!(draw_candidate(&result, best, Choice::BEST, &mut rng), None);
+        let choice = Choice {
+            temperature: 1.0,
+            max_loss: 0.1,
+            min_visits_share: 0.1,
+        };
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..9_000 {
+            let mv = draw_candidate(&result, best, choice, &mut rng).unwrap();
+            *counts.entry(mv).or_insert(0) += 1;
+        }
+        // Not the pass, not G7 (30 points worse), not D4 (under a tenth of the visits):
+        // E5 and C3 by their visits, 2 to 1.
+        assert_eq!(counts.len(), 2, "{counts:?}");
+        let e5 = counts[&best] as f64;
+        let c3 = counts[&result.candidates[1].mv] as f64;
+        assert!((e5 / c3 - 2.0).abs() < 0.2, "{counts:?}");
+        // A colder draw leans to the best; the best being a pass, nothing is drawn.
+        let cold = Choice {
+            temperature: 0.25,
+            ..choice
+        };
+        let c3_cold = (0..9_000)
+            .filter(|_| draw_candidate(&result, best, cold, &mut rng) != Some(best))
+            .count() as f64;
+        assert!(c3_cold < c3 / 4.0, "{c3_cold} against {c3}");
+        assert_eq!(draw_candidate(&result, Move::Pass, choice, &mut rng), None);
+    }
+}

@@ -1,0 +1,268 @@
+//! Move generation: the search, then resignation, passing, the endgame's reading and
+//! the level's choice.
+
+use super::choice::draw_candidate;
+use super::end_of_game::{HOPELESS, answers_an_invasion, inside_settled_area};
+use super::{Decision, Engine, Reply};
+use crate::rules::{BoardSize, Color, Move};
+use crate::search::{SearchParams, SearchResult, SearchStats, ThreadsError};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// One line per move on stderr with `-v`: what the search spent and found.
+fn log_move(
+    size: BoardSize,
+    color: Color,
+    reply: Reply,
+    result: &SearchResult,
+    decision: Decision,
+    spent: Duration,
+) {
+    if !log::log_enabled!(log::Level::Info) {
+        return;
+    }
+    let name = |mv: Move| match mv {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => size.name(p),
+    };
+    let chosen = match reply {
+        Reply::Move(mv) => name(mv),
+        Reply::Resign => "resign".to_string(),
+    };
+    let best: Vec<String> = result
+        .candidates
+        .iter()
+        .take(3)
+        .map(|c| format!("{} {}", name(c.mv), c.visits))
+        .collect();
+    log::info!(
+        "{color:?} {chosen} ({decision:?}): {} playouts in {:.2} s, win rate {:.1}%, candidates {}",
+        result.stats.playouts,
+        spent.as_secs_f64(),
+        100.0 * result.win_rate,
+        best.join(", ")
+    );
+}
+
+impl Engine {
+    /// The network's most probable legal move for `color` that does not fill an own true
+    /// eye, or a pass (`None` without a network for this board).
+    fn network_move(&self, color: Color) -> Option<Move> {
+        self.active_network()?;
+        let board = self.game.board();
+        let best = self.policy(color)?.into_iter().find(|&(p, _)| {
+            !board.is_true_eye(p, color) && self.game.is_legal(color, Move::Play(p))
+        });
+        Some(best.map_or(Move::Pass, |(p, _)| Move::Play(p)))
+    }
+
+    /// The move `genmove` would choose, without playing it or counting it towards a
+    /// resignation (GTP `reg_genmove`).
+    pub fn choose(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, ThreadsError> {
+        let started = Instant::now();
+        let mut params = self.params_for(color);
+        params.root_moves = self.seen_moves(color);
+        let streaks = self.hopeless_moves;
+        let (reply, result, decision) = self.decide(color, &params, started, stop)?;
+        self.hopeless_moves = streaks;
+        self.last = Some((result, decision));
+        Ok(reply)
+    }
+
+    /// Chooses a move for `color` and plays it on the game (the game unchanged on an
+    /// error).
+    pub fn genmove(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, ThreadsError> {
+        self.genmove_within(color, stop, None)
+    }
+
+    /// [`Engine::genmove`] thinking at most `time_cap` (after analysis already spent some).
+    pub fn genmove_within(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        time_cap: Option<Duration>,
+    ) -> Result<Reply, ThreadsError> {
+        self.judging = Duration::ZERO;
+        self.genmove_from(color, stop, time_cap, Instant::now())
+    }
+
+    /// [`Engine::genmove_within`] for a move that began at `started` (the clock is
+    /// charged from then).
+    pub(super) fn genmove_from(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        time_cap: Option<Duration>,
+        started: Instant,
+    ) -> Result<Reply, ThreadsError> {
+        let mut params = self.params_for(color);
+        params.root_moves = self.seen_moves(color);
+        if let (Some(cap), Some(t)) = (time_cap, params.max_time) {
+            params.max_time = Some(t.min(cap));
+        }
+        let (reply, result, decision) = self.decide(color, &params, started, stop)?;
+        let thinking = params
+            .max_time
+            .map_or(result.stats.elapsed, |t| t.min(result.stats.elapsed))
+            + self.judging;
+        self.move_overhead = started
+            .elapsed()
+            .saturating_sub(thinking)
+            .max(self.move_overhead.mul_f64(0.9));
+        if let Reply::Move(mv) = reply
+            && self.game.play(color, mv).is_err()
+        {
+            // The search only proposes legal moves; a pass is the safe answer if not.
+            log::error!("search proposed an illegal move; passing");
+            let _ = self.game.play(color, Move::Pass);
+        }
+        self.clocks[color.index()].charge(started.elapsed());
+        log_move(
+            self.game.size(),
+            color,
+            reply,
+            &result,
+            decision,
+            started.elapsed(),
+        );
+        self.last = Some((result, decision));
+        Ok(reply)
+    }
+
+    /// The move for `color` from a search with `params`, for a move that began at
+    /// `started`.
+    fn decide(
+        &mut self,
+        color: Color,
+        params: &SearchParams,
+        started: Instant,
+        stop: &AtomicBool,
+    ) -> Result<(Reply, SearchResult, Decision), ThreadsError> {
+        if self.config.network_only
+            && let Some(mv) = self.network_move(color)
+        {
+            let result = SearchResult {
+                color,
+                best: mv,
+                win_rate: 0.5,
+                candidates: Vec::new(),
+                ownership: vec![0.0; self.game.size().points()],
+                score_lead: 0.0,
+                stats: SearchStats {
+                    elapsed: started.elapsed(),
+                    network_evaluations: 1,
+                    ..SearchStats::default()
+                },
+            };
+            return Ok((Reply::Move(mv), result, Decision::Network));
+        }
+        let result = self.search.run(&self.game, color, params, stop)?;
+        let settings = self.config.level.settings();
+        if self.game.record().len() >= self.game.move_limit() {
+            return Ok((Reply::Move(Move::Pass), result, Decision::MoveLimit));
+        }
+        // Resign: hopeless on two moves in a row, with enough playouts to trust it.
+        if let Some(threshold) = settings.resign_below.filter(|_| self.config.resign) {
+            let streak = &mut self.hopeless_moves[color.index()];
+            if result.win_rate < threshold && result.stats.playouts >= 500 {
+                *streak += 1;
+            } else {
+                *streak = 0;
+            }
+            if *streak >= 2 {
+                return Ok((Reply::Resign, result, Decision::Resigned));
+            }
+        }
+        let opponent_passed = self.game.passes_before(color) > 0;
+        let mut choice = result.best;
+        let mut decision = Decision::Searched;
+        // A search that sees every move win (or lose) alike may pass with points still
+        // on the board: the biggest local game read out is worth more than a pass.
+        if choice == Move::Pass
+            && let Some(q) = self.endgame_reading(color, choice, &result, started)
+        {
+            return Ok((Reply::Move(Move::Play(q)), result, Decision::LocalReading));
+        }
+        let considers_passing = opponent_passed || choice == Move::Pass;
+        if considers_passing {
+            let judgement = self.judgement_after_pass(color, started.elapsed());
+            let judged = judgement.is_some();
+            match self.end_of_game_move(
+                color,
+                &result,
+                judgement,
+                opponent_passed,
+                settings.pass_when_won,
+            ) {
+                Some(Move::Pass) => {
+                    if judged {
+                        self.count_on_judgement_after_pass();
+                    }
+                    let decision = if opponent_passed {
+                        Decision::PassWon
+                    } else if result.candidates.len() <= 1 {
+                        Decision::NoMoves
+                    } else {
+                        Decision::PassSafe
+                    };
+                    return Ok((Reply::Move(Move::Pass), result, decision));
+                }
+                Some(mv) => {
+                    return Ok((Reply::Move(mv), result, Decision::Cleanup));
+                }
+                None => {
+                    if choice == Move::Pass
+                        && let Some(c) = result.candidates.iter().find(|c| c.mv != Move::Pass)
+                    {
+                        choice = c.mv;
+                    }
+                }
+            }
+            if choice == Move::Pass {
+                decision = Decision::NoMoves;
+            }
+        }
+        // Small local games are read out to the end: the exact best move within the one
+        // the search chose, or a bigger game when the reading can compare.
+        if choice != Move::Pass
+            && let Some(q) = self.endgame_reading(color, choice, &result, started)
+        {
+            choice = Move::Play(q);
+            decision = Decision::LocalReading;
+        }
+        // Territory rules: a stone inside settled territory costs a point (own) or hands
+        // over a prisoner (the opponent's); when the count wins, or the search finds
+        // nothing that saves a lost game, fill a dame or pass.
+        if let Move::Play(p) = choice
+            && decision != Decision::LocalReading
+            && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
+            && inside_settled_area(&self.game, &result, p)
+            && let Some(judgement) = self.judgement_after_pass(color, started.elapsed())
+        {
+            let territory = judgement.territory(&self.game);
+            let decided =
+                judgement.score(&self.game).winner() == Some(color) || result.win_rate < HOPELESS;
+            if (territory.black | territory.white).contains(p)
+                && decided
+                && !self.needs_answer(color, &judgement)
+                && !answers_an_invasion(&self.game, &judgement, p)
+            {
+                return Ok(match self.closing_move(color, &judgement) {
+                    Some(dame) => (Reply::Move(Move::Play(dame)), result, Decision::Cleanup),
+                    None => {
+                        self.count_on_judgement_after_pass();
+                        (Reply::Move(Move::Pass), result, Decision::PassSafe)
+                    }
+                });
+            }
+        }
+        if decision == Decision::Searched
+            && let Some(drawn) = draw_candidate(&result, choice, settings.choice, &mut self.rng)
+            && drawn != choice
+        {
+            choice = drawn;
+            decision = Decision::Drawn;
+        }
+        Ok((Reply::Move(choice), result, decision))
+    }
+}

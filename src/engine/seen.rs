@@ -1,0 +1,176 @@
+//! The moves a player of a rank sees, the moves a level's search chooses among: a number
+//! that grows with the rank, drawn at random among the legal moves (KaTrain's calibrated
+//! rank rule, fitted to OGS players' choices), and the moves nobody misses (the policy's
+//! overwhelming favourite, the capture or rescue of a large group). ARCHITECTURE.md
+//! "Levels" says why.
+
+use crate::rules::{Bitboard, Board, Color, Point};
+
+/// A chain of this many stones or more is a large group: its capture or rescue is seen
+/// at every rank.
+pub const LARGE_GROUP: u32 = 3;
+
+/// The number of moves a player of kyu rank `kyu` (KaTrain's k: 1 dan is 0) sees among
+/// `legal` moves on a board of `points` points: KaTrain's `RankStrategy`
+/// (`katrain/core/ai.py`), whose constants were fitted to OGS players' choices. On an
+/// empty 19x19 board 18k sees 15, 10k 44, 1d 114. It grows as the rank rises.
+pub fn katrain_count(kyu: f64, legal: usize, points: usize) -> usize {
+    if legal == 0 {
+        return 0;
+    }
+    let s = points as f64;
+    let l = legal as f64 / s;
+    let o = 0.063015 + 0.7624 * s / 10f64.powf(-0.05737 * kyu + 1.9482);
+    let bump = (-(3.002 * l * l - l - 0.034889 * kyu - 0.5097).powi(2)).exp();
+    let m = (0.3931 + 0.6559 * l * bump - 0.01093 * kyu) * o;
+    let n = (s * l / (1.31165 * (m + 1.0) - 0.082653)).round();
+    (n.max(1.0) as usize).min(legal)
+}
+
+/// Whether the policy's favourite is a move anyone of rank `kyu` plays (KaTrain's
+/// overrides): it holds more than 0.8 x (1 - 0.5 (S - L) / S) of the policy, or the top
+/// two hold more than 0.85 + 0.02 per rank below 8 kyu. `policy` is best first.
+pub fn favourite_is_obvious(policy: &[(Point, f32)], kyu: f64, points: usize) -> bool {
+    let Some(&(_, top)) = policy.first() else {
+        return false;
+    };
+    let s = points as f64;
+    let l = policy.len() as f64;
+    let second = policy.get(1).map_or(0.0, |&(_, p)| p);
+    f64::from(top) > 0.8 * (1.0 - 0.5 * (s - l) / s)
+        || f64::from(top + second) > 0.85 + (0.02 * (kyu - 8.0)).max(0.0)
+}
+
+/// The captures and rescues of large groups for `color`: the liberty of an opposing
+/// chain of `LARGE_GROUP` stones or more in atari, and for such a chain of ours in
+/// atari its liberty and the captures of the chains in atari next to it.
+pub fn urgent_moves(board: &Board, color: Color) -> Bitboard {
+    let mut urgent = Bitboard::EMPTY;
+    for chain in board.chains() {
+        let Some(stone) = chain.iter().next() else {
+            continue;
+        };
+        if chain.count() < LARGE_GROUP {
+            continue;
+        }
+        let Some(liberty) = board.atari_liberty(stone) else {
+            continue;
+        };
+        urgent.insert(liberty);
+        if board.color_at(stone) == Some(color) {
+            // Taking a neighbour in atari gives the group a liberty too.
+            let size = board.size();
+            let around = chain.neighbours(size, &board.on_board()) & board.stones(color.opponent());
+            for p in around.iter() {
+                if let Some(capture) = board.atari_liberty(p) {
+                    urgent.insert(capture);
+                }
+            }
+        }
+    }
+    urgent
+}
+
+/// The moves a player of rank `kyu` sees: the first `katrain_count` of `order` (the legal
+/// moves in a random order, drawn once a move), the policy's favourite when it is
+/// obvious, and the `urgent` moves among the legal ones. `policy` is the legal moves'
+/// probabilities, best first. On the same draw a stronger rank sees all that a weaker
+/// one sees, and more.
+pub fn seen_moves(
+    policy: &[(Point, f32)],
+    order: &[Point],
+    urgent: Bitboard,
+    kyu: f64,
+    points: usize,
+) -> Bitboard {
+    let mut seen = Bitboard::EMPTY;
+    for &p in order.iter().take(katrain_count(kyu, order.len(), points)) {
+        seen.insert(p);
+    }
+    if favourite_is_obvious(policy, kyu, points) {
+        seen.insert(policy[0].0);
+    }
+    let mut legal = Bitboard::EMPTY;
+    for &p in order {
+        legal.insert(p);
+    }
+    seen | (urgent & legal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{BoardSize, parse_diagram};
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    use rand_pcg::Pcg32;
+
+    #[test]
+    fn katrains_counts_on_the_empty_board_are_the_published_ones() {
+        // ../shared/reference/human-levels.md: 18k about 15 of 361, 10k 44, 5k 75, 1d 114,
+        // 3d 132; with 150 legal moves 11, 19, 27, 39, 45.
+        let counts = |legal| [18.0, 10.0, 5.0, 0.0, -2.0].map(|k| katrain_count(k, legal, 361));
+        assert_eq!(counts(361), [15, 44, 75, 114, 132]);
+        assert_eq!(counts(150), [11, 19, 27, 39, 45]);
+        assert_eq!(katrain_count(18.0, 0, 361), 0);
+        assert!((1..=3).contains(&katrain_count(-2.0, 3, 361)));
+    }
+
+    #[test]
+    fn a_stronger_rank_sees_what_a_weaker_one_sees_on_the_same_draw() {
+        let size = BoardSize::NINETEEN;
+        let points: Vec<Point> = size.all_points().collect();
+        let mut rng = Pcg32::seed_from_u64(11);
+        for legal in [361, 200, 150, 60, 12] {
+            let mut order: Vec<Point> = points[..legal].to_vec();
+            order.shuffle(&mut rng);
+            // A policy that favours the last of the draw, now and then overwhelmingly.
+            let mut policy: Vec<(Point, f32)> = order
+                .iter()
+                .rev()
+                .map(|&p| (p, 0.1 / legal as f32))
+                .collect();
+            policy[0].1 = if legal % 2 == 0 { 0.8 } else { 0.3 };
+            let mut weaker = Bitboard::EMPTY;
+            for kyu in (-2..=18).rev() {
+                let seen = seen_moves(&policy, &order, Bitboard::EMPTY, f64::from(kyu), 361);
+                assert_eq!(seen & weaker, weaker, "{kyu}k with {legal} legal moves");
+                assert!(seen.count() as usize >= katrain_count(f64::from(kyu), legal, 361));
+                weaker = seen;
+            }
+        }
+    }
+
+    #[test]
+    fn the_capture_and_rescue_of_a_large_group_are_urgent_and_small_ones_are_not() {
+        // White's three stones on C5-E5 in atari (liberty F5), Black's two on G1-H1 in
+        // atari (liberty J1): Black's capture of the large group and White's rescue of
+        // it are urgent; the two-stone chain is not a large group.
+        let board = parse_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . X X X . . . .
+             . X O O O . . . .
+             . . X X X . . . .
+             . . . . . . . . .
+             . . . . . . O O .
+             . . . . . O X X .",
+        )
+        .unwrap();
+        let at = |name: &str| BoardSize::NINE.parse_point(name).unwrap();
+        let black = urgent_moves(&board, Color::Black);
+        assert!(black.contains(at("F5")), "the capture");
+        assert!(
+            !black.contains(at("J1")),
+            "a two-stone chain is not a large group"
+        );
+        let white = urgent_moves(&board, Color::White);
+        assert!(white.contains(at("F5")), "the rescue");
+        assert!(
+            !white.contains(at("J1")),
+            "a two-stone capture is not urgent"
+        );
+        assert_eq!(white.count(), 1);
+    }
+}

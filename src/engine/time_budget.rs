@@ -1,0 +1,165 @@
+//! The time a move may take: the level's, the clock's share, and room for the arbiter.
+
+use super::Engine;
+use super::end_of_game::{SETTLED_SHARE, settled_share};
+use super::memory::tree_nodes;
+use crate::rules::Color;
+use crate::search::SearchParams;
+use crate::search::network_priors::NetworkUse;
+use std::time::Duration;
+
+impl Engine {
+    /// The search parameters for the next move of `color`.
+    pub(super) fn params_for(&self, color: Color) -> SearchParams {
+        let size = self.game.size();
+        let level = self.config.level;
+        let mut params = SearchParams::for_size(size, level.playout_cap(size));
+        params.threads = self.config.threads.max(1);
+        // The game number too, so that the games of a match differ.
+        params.seed = self.config.seed
+            ^ (self.game.record().len() as u64).wrapping_mul(0x9E37_79B9)
+            ^ self.games_started.wrapping_mul(0xD1B5_4A32_D192_ED03);
+        params.deterministic = self.config.deterministic;
+        // Points count a little besides the win: no slack moves once ahead.
+        params.score_utility = Some(crate::search::ScoreUtility {
+            scale: 0.5 * size.get() as f32,
+            weight: 0.2,
+        });
+        params.amaf_distance = self.config.amaf_distance;
+        params.max_nodes = tree_nodes(&self.config);
+        if self.active_network().is_some() {
+            params.network = Some(NetworkUse {
+                threshold: self.config.network_threshold,
+                inline: self.config.network_inline,
+            });
+        }
+        let mut budget = self.clock_budget(color, self.level_time());
+        if self.judgement_likely(color) {
+            // The arbiter's look at the end comes out of the move's time, not on top.
+            let limit = self.move_limit(color);
+            let reserve = (2 * self.judgement_cost(&self.quick_effort())).min(limit / 2);
+            budget = budget.min(limit.saturating_sub(reserve));
+        }
+        params.max_time = Some(budget);
+        if let Some(playouts) = self.config.playouts {
+            params.max_playouts = playouts;
+            params.max_time = None;
+        }
+        // Reproducible: playouts alone bound the search. A level without a playout cap
+        // (max) keeps its time instead, as the command line requires --playouts there.
+        if self.config.deterministic && params.max_playouts != u64::MAX {
+            params.max_time = None;
+            params.early_stop = false;
+        }
+        params
+    }
+
+    /// The clock's thinking time for `color`'s next move, at most `level_time`.
+    fn clock_budget(&self, color: Color, level_time: Duration) -> Duration {
+        self.clocks[color.index()].budget(
+            level_time,
+            self.config.lag,
+            self.move_overhead,
+            self.game.board().empty_count(),
+            self.game.size().points(),
+        )
+    }
+
+    /// What a move of `color` may spend: the time (none without a clock or level time)
+    /// and the playouts.
+    pub fn move_budget(&self, color: Color) -> (Option<Duration>, u64) {
+        let params = self.params_for(color);
+        (params.max_time, params.max_playouts)
+    }
+
+    /// The level's thinking time for a move (`--time` overrides it).
+    fn level_time(&self) -> Duration {
+        self.config
+            .time
+            .unwrap_or(self.config.level.settings().time)
+    }
+
+    /// The most a whole move of `color` may take, search and judgements together: the
+    /// level's time, and under a clock what the clock can give (less the lag) and twice
+    /// its share of a move (in sudden death the main time would otherwise drain into the
+    /// endgame's judgements). A move with a fixed number of playouts is bound by the
+    /// clock alone, so that it plays the same whatever the machine's speed.
+    pub(super) fn move_limit(&self, color: Color) -> Duration {
+        let fixed = self.config.playouts.is_some() || self.config.deterministic;
+        let level = if fixed {
+            Duration::MAX
+        } else {
+            self.level_time()
+        };
+        match self.clocks[color.index()].hard_limit() {
+            None => level,
+            Some(limit) => level
+                .min(limit.saturating_sub(self.config.lag))
+                .min(self.clock_budget(color, Duration::MAX).saturating_mul(2)),
+        }
+    }
+
+    /// Whether this move will likely ask the arbiter: the opponent has passed, or the last
+    /// search found most of the board settled (an endgame).
+    fn judgement_likely(&self, color: Color) -> bool {
+        self.game.passes_before(color) > 0
+            || self
+                .last
+                .as_ref()
+                .is_some_and(|(result, _)| settled_share(result) >= SETTLED_SHARE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use crate::rules::{BoardSize, Move, Ruleset};
+
+    #[test]
+    fn a_move_and_its_judgement_never_take_longer_than_the_levels_time() {
+        let byo_yomi = TimeControl::ByoYomi {
+            main: Duration::ZERO,
+            period: Duration::from_secs(20),
+            periods: 3,
+        };
+        for level in Level::all() {
+            let level_time = level.settings().time;
+            for size in [9, 13, 19] {
+                let size = BoardSize::new(size).unwrap();
+                for threads in [1, 2] {
+                    for clock in [TimeControl::None, byo_yomi] {
+                        let config = EngineConfig {
+                            threads,
+                            level,
+                            ..EngineConfig::default()
+                        };
+                        let mut engine = Engine::new(size, Ruleset::Chinese, config);
+                        engine.set_time_control(clock);
+                        // The opponent passed: a judgement is likely, and the search
+                        // leaves it room.
+                        engine.game_mut().play(Color::White, Move::Pass).unwrap();
+                        let budget = engine.params_for(Color::Black).max_time.unwrap();
+                        let what = format!("{level} {size}x{size} {threads} threads {clock:?}");
+                        assert!(budget <= level_time, "{what}: search {budget:?}");
+                        for spent in [Duration::ZERO, budget, level_time] {
+                            if let Some(e) = engine.affordable_effort(Color::Black, spent) {
+                                let total = spent + engine.judgement_cost(&e);
+                                assert!(total <= level_time, "{what}: {total:?}");
+                            }
+                        }
+                        // Where the level's time affords a judgement at all, the search
+                        // leaves it room (the levels of 0.3 s have none to spare).
+                        if engine
+                            .affordable_effort(Color::Black, Duration::ZERO)
+                            .is_some()
+                            && level_time > Duration::from_millis(300)
+                        {
+                            let after = engine.affordable_effort(Color::Black, budget);
+                            assert!(after.is_some(), "{what}: no room left after {budget:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
