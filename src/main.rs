@@ -107,6 +107,29 @@ struct EngineOptions {
     /// experiment).
     #[arg(long, default_value_t = 0, global = true, help_heading = "Experiments")]
     amaf_distance: u32,
+    /// A rank sees the share of the board of this kyu rank instead of the table's
+    /// (calibration; 1 dan is 0).
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Calibrating the levels",
+        allow_negative_numbers = true
+    )]
+    sees_as: Option<f64>,
+    /// How many of the moves it sees (the policy's favourites) a rank reads (calibration).
+    #[arg(long, global = true, help_heading = "Calibrating the levels")]
+    reads: Option<usize>,
+    /// How much better in win rate a move a rank did not read must be to be played
+    /// (calibration).
+    #[arg(long, global = true, help_heading = "Calibrating the levels")]
+    notices: Option<f32>,
+    /// A rank's playout cap on every size instead of the table's; its time still bounds a
+    /// move (calibration).
+    #[arg(long, global = true, help_heading = "Calibrating the levels")]
+    rank_playouts: Option<u64>,
+    /// A rank searches with the policy network's priors (calibration: true or false).
+    #[arg(long, global = true, help_heading = "Calibrating the levels")]
+    rank_network: Option<bool>,
 }
 
 impl EngineOptions {
@@ -121,6 +144,13 @@ impl EngineOptions {
             learned_playouts: self.learned_playouts,
             two_liberty_playouts: self.two_liberty_playouts,
             amaf_distance: self.amaf_distance,
+            calibration: yeoul::engine::Calibration {
+                sees_as: self.sees_as,
+                reads: self.reads,
+                notices: self.notices,
+                playouts: self.rank_playouts,
+                network: self.rank_network,
+            },
             level: self.level,
             playouts: self.playouts,
             seed: self.seed,
@@ -172,6 +202,18 @@ impl EngineOptions {
         }
         if self.amaf_distance > 16 {
             fail("--amaf-distance must be 0 to 16");
+        }
+        if self
+            .sees_as
+            .is_some_and(|k| !(k.is_finite() && (-30.0..=30.0).contains(&k)))
+        {
+            fail("--sees-as must be a kyu rank from 30 to -30");
+        }
+        if self.reads == Some(0) {
+            fail("--reads must be at least 1");
+        }
+        if self.rank_playouts == Some(0) {
+            fail("--rank-playouts must be at least 1");
         }
         if self.deterministic
             && self.playouts.is_none()
@@ -302,6 +344,11 @@ enum Command {
         /// them (to check --lag)
         #[arg(long, default_value_t = 0.0)]
         network_delay: f64,
+        /// Stop a game after this many moves and count it as it stands (by the referee:
+        /// an opponent that never resigns plays a lost game on to its last stone).
+        /// Default: the rules' limit, three moves a point.
+        #[arg(long)]
+        max_moves: Option<usize>,
     },
 }
 
@@ -453,6 +500,7 @@ fn main() {
             move_timeout,
             clock,
             network_delay,
+            max_moves,
         }) => {
             let Ok(size) = BoardSize::new(size) else {
                 fail("--size must be 2 to 19")
@@ -486,6 +534,7 @@ fn main() {
                 clock,
                 network_delay: Duration::from_secs_f64(network_delay),
                 handicap,
+                max_moves,
             };
             play_match(&cli.engine, opponent, opponent_level, referee, &config);
         }

@@ -251,3 +251,91 @@ fn normal_resigns_when_hopeless() {
     let [_, second] = white_replies_when_hopeless(Level::NORMAL);
     assert_eq!(second, Reply::Resign);
 }
+
+/// An engine at `level` on 19x19, one thread, seeded, thinking at most 0.3 s a move (the
+/// rank's sight, not its time, is what these tests check).
+fn rank_engine(level: Level, seed: u64) -> Engine {
+    let config = EngineConfig {
+        level,
+        threads: 1,
+        seed,
+        time: Some(Duration::from_millis(300)),
+        ..Default::default()
+    };
+    Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config)
+}
+
+#[test]
+fn the_weakest_rank_opens_on_the_third_line_or_higher() {
+    let weakest: Level = "18k".parse().expect("18k on the scale");
+    for seed in 1..=6 {
+        let mut engine = rank_engine(weakest, seed);
+        let reply = engine
+            .genmove(Black, &AtomicBool::new(false))
+            .expect("a move");
+        let Reply::Move(Move::Play(p)) = reply else {
+            panic!("seed {seed}: {reply:?}");
+        };
+        let (col, row) = BoardSize::NINETEEN.col_row(p);
+        let line = 1 + col.min(row).min(18 - col).min(18 - row);
+        assert!(
+            line >= 3,
+            "seed {seed}: {} on line {line}",
+            name(BoardSize::NINETEEN, Move::Play(p))
+        );
+    }
+}
+
+/// A 9-dan game (Tom, 2011) at move 89: White's chain of D9-D10-E10 and C9 area is in
+/// atari, and the network gives its rescue, F10, 0.68 of its mass.
+const WHITE_TO_RESCUE: &str = "BQ16 WD4 BQ3 WD16 BF3 WC6 BK4 WR6 BR4 WR9 BR11 WP9 BQ8 WQ9 BD3 WC3 \
+    BC2 WE3 BD2 WE4 BE2 WF4 BG4 WB3 BG5 WR14 BQ14 WQ13 BR13 WQ15 BP14 WR16 BP15 WR15 BR17 WS13 \
+    BR12 WQ17 BP16 WR18 BS17 WS18 BS14 WS15 BP17 WQ18 BO11 WP6 BN4 WG17 BC11 WC9 BC16 WC17 BC15 \
+    WB17 BD15 WE16 BJ17 WP18 BO18 WN18 BN17 WO19 BO17 WJ16 BK16 WH16 BK15 WC13 BC7 WC8 BD7 WB7 \
+    BB6 WB5 BC10 WD12 BB8 WA6 BB9 WE8 BD8 WD9 BE9 WD10 BD11 WE10 BE11";
+
+#[test]
+fn every_rank_rescues_a_large_group_the_policy_says_to_rescue() {
+    let size = BoardSize::NINETEEN;
+    let at = |name: &str| size.parse_point(name).expect("a point");
+    let position = |level: Level, seed: u64| {
+        let mut engine = rank_engine(level, seed);
+        for token in WHITE_TO_RESCUE.split_whitespace() {
+            let color = if token.starts_with('B') { Black } else { White };
+            let p = at(&token[1..]);
+            engine
+                .game_mut()
+                .play(color, Move::Play(p))
+                .expect("a legal move");
+        }
+        engine
+    };
+    // The precondition: a large group in atari, and the policy's mass on its rescue.
+    let judge = position(Level::MAX, 1);
+    let board = judge.game().board();
+    assert!(board.is_in_atari(at("E10")) && board.chain_size(at("E10")) >= 3);
+    let policy = judge.policy(White).expect("the network");
+    let rescue = policy
+        .iter()
+        .find(|&&(p, _)| p == at("F10"))
+        .expect("F10 is legal");
+    assert!(rescue.1 >= 0.5, "the network gives F10 {}", rescue.1);
+    for level in Level::all().filter(|level| level.rank().is_some()) {
+        let mut engine = position(level, 7);
+        let reply = engine
+            .genmove(White, &AtomicBool::new(false))
+            .expect("a move");
+        assert_eq!(reply, Reply::Move(Move::Play(at("F10"))), "{level}");
+    }
+}
+
+#[test]
+fn no_rank_weaker_than_normal_resigns() {
+    for level in Level::all().take_while(|&l| l != Level::NORMAL) {
+        assert_eq!(level.settings().resign_below, None, "{level}");
+    }
+    let weakest: Level = "18k".parse().expect("18k on the scale");
+    for reply in white_replies_when_hopeless(weakest) {
+        assert_ne!(reply, Reply::Resign);
+    }
+}

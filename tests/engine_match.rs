@@ -29,6 +29,7 @@ fn two_levels_play_a_short_match_to_the_end_without_faults() {
         clock: TimeControl::None,
         network_delay: Duration::ZERO,
         handicap: 0,
+        max_moves: None,
     };
     let mut a = player(Level::NORMAL, 400, 1);
     let mut b = player(Level::EASY, 50, 2);

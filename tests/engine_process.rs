@@ -147,7 +147,8 @@ fn favourite_reply(first: &str) -> String {
 /// when White answers the engine's first move with the model's favourite reply after a
 /// second's thought.
 fn reused_after_a_second(ponder: bool) -> u64 {
-    let mut args = vec!["--level", "normal", "--threads", "1"];
+    // A level that sees every move: a rank's candidates are only the moves it reads.
+    let mut args = vec!["--level", "max", "--playouts", "3000", "--threads", "1"];
     if ponder {
         args.push("--ponder");
     }

@@ -32,7 +32,7 @@ impl Engine {
 
     /// The network, when the level uses it and it fits the board.
     pub(super) fn active_network(&self) -> Option<&Network> {
-        let uses = self.config.level.settings().network || self.config.network_only;
+        let uses = self.settings().network || self.config.network_only;
         self.network_for_board().filter(|_| uses)
     }
 

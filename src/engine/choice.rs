@@ -4,9 +4,11 @@
 use super::levels::Sight;
 use super::{Choice, Engine, seen};
 use crate::rules::{Bitboard, Color, Move, Point};
-use crate::search::SearchResult;
+use crate::search::{SearchParams, SearchResult, ThreadsError};
 use rand::Rng;
 use rand::seq::SliceRandom;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// The moves a level saw in one position, kept so that every search of the move
 /// (`kata-genmove_analyze`'s steps, `reg_genmove` then `genmove`) sees the same.
@@ -17,6 +19,47 @@ pub(super) struct SeenCache {
 }
 
 impl Engine {
+    /// The level's search for a move with `params`: with `params.root_moves` (a rank), a
+    /// search of every move first (half the budget), then one among the moves read
+    /// (the rest, the same tree); the second's move is played unless the first found a
+    /// move not read better than all of them by the rank's `notices` (then `true`).
+    pub(super) fn search_as_level(
+        &mut self,
+        color: Color,
+        params: &SearchParams,
+        stop: &AtomicBool,
+    ) -> Result<(SearchResult, bool), ThreadsError> {
+        let (Some(read), Sight::AsRank { notices, .. }) = (params.root_moves, self.settings().sees)
+        else {
+            return Ok((self.search.run(&self.game, color, params, stop)?, false));
+        };
+        let started = Instant::now();
+        let mut open = params.clone();
+        open.root_moves = None;
+        open.max_playouts = (params.max_playouts / 2).max(1);
+        open.max_time = params.max_time.map(|t| t / 2);
+        let wide = self.search.run(&self.game, color, &open, stop)?;
+        let mut narrow_params = params.clone();
+        narrow_params.max_playouts = params
+            .max_playouts
+            .saturating_sub(wide.stats.playouts)
+            .max(1);
+        narrow_params.max_time = params.max_time.map(|t| t.saturating_sub(started.elapsed()));
+        let narrow = self.search.run(&self.game, color, &narrow_params, stop)?;
+        let unread = match wide.best {
+            Move::Play(p) => !read.contains(p),
+            Move::Pass => false,
+        };
+        let noticed = unread && wide.win_rate > narrow.win_rate + notices;
+        let playouts = wide.stats.playouts + narrow.stats.playouts;
+        let evaluations = wide.stats.network_evaluations + narrow.stats.network_evaluations;
+        let mut result = if noticed { wide } else { narrow };
+        result.stats.playouts = playouts;
+        result.stats.network_evaluations = evaluations;
+        result.stats.elapsed = started.elapsed();
+        Ok((result, noticed))
+    }
+
     /// The root moves the level sees for `color` in the current position: `None` at
     /// `max` (everything), and when the opponent has just passed (the end of the game
     /// needs every move). Drawn once a position.
@@ -31,12 +74,19 @@ impl Engine {
             return cache.seen;
         }
         let seen = self.draw_seen_moves(color);
+        if let Some(seen) = seen
+            && log::log_enabled!(log::Level::Debug)
+        {
+            let size = self.game.size();
+            let names: Vec<String> = seen.iter().map(|p| size.name(p)).collect();
+            log::debug!("{color:?} reads {} moves: {}", names.len(), names.join(" "));
+        }
         self.seen_cache = Some(SeenCache { key, seen });
         seen
     }
 
     fn draw_seen_moves(&mut self, color: Color) -> Option<Bitboard> {
-        let Sight::AsRank(kyu) = self.config.level.settings().sees else {
+        let Sight::AsRank { kyu, reads, .. } = self.settings().sees else {
             return None;
         };
         if self.game.passes_before(color) > 0 {
@@ -53,13 +103,9 @@ impl Engine {
         let board = self.game.board();
         let urgent = seen::urgent_moves(board, color);
         let points = self.game.size().points();
-        Some(seen::seen_moves(
-            &policy,
-            &order,
-            urgent,
-            f64::from(kyu),
-            points,
-        ))
+        let sight = seen::RankSight { kyu, reads, points };
+        let seen = sight.seen(&policy, &order, urgent);
+        Some(sight.read(&policy, &order, urgent, seen))
     }
 
     /// The policy a rank sees the board with: the network's on the size it plays, else
@@ -158,5 +204,35 @@ mod tests {
             .count() as f64;
         assert!(c3_cold < c3 / 4.0, "{c3_cold} against {c3}");
         assert_eq!(draw_candidate(&result, Move::Pass, choice, &mut rng), None);
+    }
+}
+
+#[cfg(test)]
+mod seen_tests {
+    use super::super::*;
+    use crate::rules::{BoardSize, Ruleset};
+
+    fn engine(level: Level) -> Engine {
+        let config = EngineConfig {
+            level,
+            threads: 1,
+            ..EngineConfig::default()
+        };
+        Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config)
+    }
+
+    #[test]
+    fn max_sees_every_move_and_a_rank_a_share_drawn_once_a_position() {
+        assert_eq!(engine(Level::MAX).seen_moves(Color::Black), None);
+        let mut weakest = engine("18k".parse().unwrap());
+        let seen = weakest
+            .seen_moves(Color::Black)
+            .expect("a rank sees a share");
+        assert!((1..=8).contains(&seen.count()), "{}", seen.count());
+        // Asked again in the same position (the steps of one move), the same share.
+        assert_eq!(weakest.seen_moves(Color::Black), Some(seen));
+        // After the opponent's pass the end of the game needs every move.
+        weakest.game_mut().play(Color::White, Move::Pass).unwrap();
+        assert_eq!(weakest.seen_moves(Color::Black), None);
     }
 }

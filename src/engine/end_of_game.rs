@@ -74,7 +74,7 @@ impl Engine {
         result: &SearchResult,
         started: Instant,
     ) -> Option<Point> {
-        if !self.config.level.settings().reads_endgame {
+        if !self.settings().reads_endgame {
             return None;
         }
         let reading = Instant::now();

@@ -156,8 +156,8 @@ impl Engine {
             };
             return Ok((Reply::Move(mv), result, Decision::Network));
         }
-        let result = self.search.run(&self.game, color, params, stop)?;
-        let settings = self.config.level.settings();
+        let (result, noticed) = self.search_as_level(color, params, stop)?;
+        let settings = self.settings();
         if self.game.record().len() >= self.game.move_limit() {
             return Ok((Reply::Move(Move::Pass), result, Decision::MoveLimit));
         }
@@ -175,7 +175,11 @@ impl Engine {
         }
         let opponent_passed = self.game.passes_before(color) > 0;
         let mut choice = result.best;
-        let mut decision = Decision::Searched;
+        let mut decision = if noticed {
+            Decision::Noticed
+        } else {
+            Decision::Searched
+        };
         // A search that sees every move win (or lose) alike may pass with points still
         // on the board: the biggest local game read out is worth more than a pass.
         if choice == Move::Pass

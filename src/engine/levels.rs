@@ -180,15 +180,16 @@ impl Level {
             },
         }
     }
+}
 
-    /// The playout cap on a board of `size`: the table's entry for the nearest of 9x9,
-    /// 13x13 and 19x19.
-    pub fn playout_cap(self, size: BoardSize) -> u64 {
-        let caps = self.settings().playouts;
+impl LevelSettings {
+    /// The playout cap on a board of `size`: the entry for the nearest of 9x9, 13x13 and
+    /// 19x19.
+    pub fn playout_cap(&self, size: BoardSize) -> u64 {
         match size.get() {
-            0..=10 => caps[0],
-            11..=15 => caps[1],
-            _ => caps[2],
+            0..=10 => self.playouts[0],
+            11..=15 => self.playouts[1],
+            _ => self.playouts[2],
         }
     }
 }
@@ -198,16 +199,26 @@ impl Level {
 pub enum Sight {
     /// Every legal move (`max`).
     Everything,
-    /// The moves a player of this kyu rank sees (`seen::seen_moves`: KaTrain's count,
-    /// drawn at random, and the obvious moves).
-    AsRank(i32),
+    /// The moves a player of kyu rank `kyu` sees (`seen::RankSight`: KaTrain's count,
+    /// drawn at random, and the obvious and urgent moves), of which the search reads the
+    /// policy's `reads` favourites; a move not read is played when a search of every move
+    /// finds it `notices` better in win rate than all of them (what matters that much, a
+    /// player of the rank notices).
+    AsRank {
+        kyu: f64,
+        reads: usize,
+        notices: f32,
+    },
 }
 
 /// A level's resignation threshold: the win rate below which, two moves in a row, it
 /// resigns.
 const RESIGN_BELOW: f32 = 0.08;
 
-/// The weak levels' draw among the nearly best of what they see ("sometimes the
+/// How much better in win rate a move a rank did not read must be for it to be played.
+const NOTICES: f32 = 0.15;
+
+/// The weak levels' draw among the nearly best of what they read ("sometimes the
 /// second-best move").
 const DRAWS: Choice = Choice {
     temperature: 1.0,
@@ -218,14 +229,14 @@ const DRAWS: Choice = Choice {
 /// One rank of the level table.
 struct Row {
     rank: Rank,
-    /// The most a move may think without a clock: the next stronger named level's time
-    /// or less.
+    /// The most a move may think without a clock: the next stronger named level's time.
     time_ms: u64,
     /// Playout caps on 9x9, 13x13, 19x19.
     playouts: [u64; 3],
-    /// The kyu rank whose share of the board it sees (KaTrain's k; its own rank unless
-    /// a measurement moved it).
+    /// The kyu rank whose share of the board it sees (KaTrain's k, 1 dan 0).
     sees_as: i8,
+    /// How many of the moves it sees, the policy's favourites, its search reads.
+    reads: usize,
     choice: Choice,
     /// Reads the endgame's small fights exactly, resigns hopeless games and passes first
     /// when won: the levels from `normal` up. Weaker ones never resign (RULES.md §8).
@@ -238,7 +249,11 @@ impl Row {
             time: Duration::from_millis(self.time_ms),
             playouts: self.playouts,
             choice: self.choice,
-            sees: Sight::AsRank(i32::from(self.sees_as)),
+            sees: Sight::AsRank {
+                kyu: f64::from(self.sees_as),
+                reads: self.reads,
+                notices: NOTICES,
+            },
             reads_endgame: self.plays_it_out,
             resign_below: self.plays_it_out.then_some(RESIGN_BELOW),
             pass_when_won: self.plays_it_out,
@@ -247,10 +262,13 @@ impl Row {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn row(
     rank: i8,
     time_ms: u64,
     playouts: [u64; 3],
+    sees_as: i8,
+    reads: usize,
     choice: Choice,
     plays_it_out: bool,
 ) -> Row {
@@ -258,36 +276,39 @@ const fn row(
         rank: Rank(rank),
         time_ms,
         playouts,
-        sees_as: rank,
+        sees_as,
+        reads,
         choice,
         plays_it_out,
     }
 }
 
 /// The level table, weakest first. Times: the next stronger named level's (`easy`
-/// 0.3 s, `normal` 1.2 s, `hard` and `max` 2.8 s). Playout caps between the named
-/// levels' by geometric steps. BENCHMARKS.md "Levels" has the measurements.
+/// 0.3 s, `normal` 1.2 s, `hard` and `max` 2.8 s). What a rank sees is a larger share
+/// of the board than KaTrain's count at its own rank: chosen by the search, KaTrain's
+/// share left a level about six ranks weaker than its label (ARCHITECTURE.md "Levels";
+/// BENCHMARKS.md "Levels as ranks" has the measurements that set these columns).
 #[rustfmt::skip]
 const TABLE: [Row; 18] = [
-    //  rank  ms     9x9     13x13   19x19    choice        plays it out
-    row(18,  300, [   250,    300,    350], DRAWS,       false),
-    row(17,  300, [   350,    420,    500], DRAWS,       false),
-    row(16,  300, [   500,    600,    700], DRAWS,       false),
-    row(15,  300, [   700,    850,  1_000], DRAWS,       false),
-    row(14,  300, [ 1_000,  1_200,  1_400], DRAWS,       false), // easy
-    row(13, 1200, [ 1_200,  1_450,  1_500], Choice::BEST, false),
-    row(12, 1200, [ 1_450,  1_700,  1_600], Choice::BEST, false),
-    row(11, 1200, [ 1_750,  2_050,  1_700], Choice::BEST, false),
-    row(10, 1200, [ 2_100,  2_450,  1_800], Choice::BEST, false),
-    row( 9, 1200, [ 2_500,  2_900,  1_900], Choice::BEST, false),
-    row( 8, 1200, [ 3_000,  3_500,  2_000], Choice::BEST, true),  // normal
-    row( 7, 2800, [ 4_300,  4_300,  3_500], Choice::BEST, true),
-    row( 6, 2800, [ 6_100,  5_300,  6_000], Choice::BEST, true),
-    row( 5, 2800, [ 8_600,  6_500, 10_500], Choice::BEST, true),
-    row( 4, 2800, [12_000,  8_000, 18_500], Choice::BEST, true),
-    row( 3, 2800, [17_500,  9_800, 32_000], Choice::BEST, true),
-    row( 2, 2800, [25_000, 12_000, 56_000], Choice::BEST, true),  // hard
-    row( 1, 2800, [35_000, 15_000, 80_000], Choice::BEST, true),
+    //  rank  ms     9x9     13x13   19x19   sees as  reads  choice        plays it out
+    row(18,  300, [   500,    700,   1_500],   5,     4,    DRAWS,        false),
+    row(17,  300, [   650,    850,   1_800],   0,     5,    DRAWS,        false),
+    row(16,  300, [   800,  1_000,   2_200],  -6,     6,    DRAWS,        false),
+    row(15,  300, [ 1_000,  1_200,   2_600], -13,     7,    DRAWS,        false),
+    row(14,  300, [ 1_200,  1_500,   3_000], -20,     8,    DRAWS,        false), // easy
+    row(13, 1200, [ 1_600,  2_000,   3_500], -20,     8,    Choice::BEST, false),
+    row(12, 1200, [ 2_000,  2_500,   4_000], -20,     8,    Choice::BEST, false),
+    row(11, 1200, [ 2_600,  3_000,   5_000], -21,     8,    Choice::BEST, false),
+    row(10, 1200, [ 3_300,  3_500,   6_000], -21,     8,    Choice::BEST, false),
+    row( 9, 1200, [ 4_000,  4_000,   7_000], -22,     8,    Choice::BEST, false),
+    row( 8, 1200, [ 5_000,  4_500,   8_000], -22,     8,    Choice::BEST, true),  // normal
+    row( 7, 2800, [ 6_500,  5_500,  12_000], -22,     8,    Choice::BEST, true),
+    row( 6, 2800, [ 8_500,  6_500,  17_000], -23,     8,    Choice::BEST, true),
+    row( 5, 2800, [11_000,  8_000,  24_000], -23,     8,    Choice::BEST, true),
+    row( 4, 2800, [14_500,  9_500,  32_000], -24,     8,    Choice::BEST, true),
+    row( 3, 2800, [19_000, 11_000,  42_000], -24,     8,    Choice::BEST, true),
+    row( 2, 2800, [25_000, 12_000,  56_000], -25,     8,    Choice::BEST, true),  // hard
+    row( 1, 2800, [35_000, 16_000,  80_000], -28,    10,    Choice::BEST, true),
 ];
 
 impl fmt::Display for Level {
@@ -306,5 +327,90 @@ impl FromStr for Level {
         named
             .or_else(|| Rank::parse(s).map(Level::Rank))
             .ok_or_else(|| format!("unknown level {s:?}: {}", Level::valid_values()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_and_rank_parses_and_prints_back() {
+        for (name, level) in Level::NAMED {
+            assert_eq!(name.parse(), Ok(level));
+            assert_eq!(name.to_uppercase().parse(), Ok(level));
+            assert_eq!(level.to_string(), name);
+        }
+        assert_eq!("14k".parse(), Ok(Level::EASY));
+        assert_eq!("8K".parse(), Ok(Level::NORMAL));
+        assert_eq!("2k".parse(), Ok(Level::HARD));
+        let levels: Vec<Level> = Level::all().collect();
+        assert_eq!(levels.len(), TABLE.len() + 1);
+        for level in levels {
+            assert_eq!(level.to_string().parse(), Ok(level), "{level}");
+            if let Some(rank) = level.rank() {
+                assert_eq!(rank.name().parse(), Ok(level));
+            }
+        }
+        assert_eq!(Level::EASY.label(), "easy (14k)");
+        assert_eq!("10k".parse::<Level>().map(Level::label), Ok("10k".into()));
+        assert_eq!(Rank(0).name(), "1d");
+    }
+
+    #[test]
+    fn values_off_the_scale_are_refused_with_the_valid_ones() {
+        for bad in [
+            "19k", "0k", "10x", "", "max2", "1d", "k", "-3k", "100k", "easy ",
+        ] {
+            let error = bad.parse::<Level>().expect_err(bad);
+            assert!(error.contains(&Level::valid_values()), "{bad:?}: {error}");
+        }
+        assert_eq!(
+            Level::valid_values(),
+            "easy (14k), normal (8k), hard (2k), max, or a rank from 18k to 1k"
+        );
+    }
+
+    #[test]
+    fn the_table_rises_with_the_rank_and_keeps_the_named_levels_time() {
+        let named_time = |kyu: i8| {
+            // The next stronger named level's time: easy 0.3 s, normal 1.2 s, hard 2.8 s,
+            // max 2.8 s.
+            let next = [(14, Level::EASY), (8, Level::NORMAL), (2, Level::HARD)]
+                .into_iter()
+                .find(|&(k, _)| kyu >= k)
+                .map_or(Level::MAX, |(_, level)| level);
+            next.settings().time
+        };
+        for pair in TABLE.windows(2) {
+            let (weaker, stronger) = (&pair[0], &pair[1]);
+            assert!(stronger.rank < weaker.rank, "weakest first");
+            assert!(stronger.sees_as <= weaker.sees_as);
+            assert!(stronger.reads >= weaker.reads);
+            for size in 0..3 {
+                assert!(
+                    stronger.playouts[size] >= weaker.playouts[size],
+                    "{:?}",
+                    stronger.rank
+                );
+            }
+        }
+        for row in &TABLE {
+            let settings = row.settings();
+            assert!(
+                settings.time <= named_time(row.rank.0),
+                "{}",
+                row.rank.name()
+            );
+            assert!(settings.time <= Duration::from_millis(2800));
+            // Ranks weaker than normal never resign and never pass first (RULES.md §8).
+            if row.rank > Rank(8) {
+                assert_eq!(settings.resign_below, None, "{}", row.rank.name());
+                assert!(!settings.pass_when_won);
+            }
+        }
+        assert_eq!(Level::EASY.settings().resign_below, None);
+        assert!(Level::NORMAL.settings().resign_below.is_some());
+        assert_eq!(Level::MAX.settings().sees, Sight::Everything);
     }
 }

@@ -15,7 +15,7 @@ mod memory;
 pub mod seen;
 mod time_budget;
 
-pub use levels::{Choice, Level, LevelSettings};
+pub use levels::{Choice, Level, LevelSettings, Rank, Sight};
 pub use memory::{check_memory, prepare_in_background, tree_nodes};
 
 use crate::knowledge::Model;
@@ -74,6 +74,45 @@ pub struct EngineConfig {
     /// The arbiter's search playouts a side, instead of its effort for the board size
     /// (quick verdicts: the fuzz targets and tests that only need an answer).
     pub arbiter_playouts: Option<u64>,
+    /// Changes to the level table's row, to calibrate it by matches.
+    pub calibration: Calibration,
+}
+
+/// Overrides of a level's row of the table (`None`: the table's value), for the matches
+/// that calibrate it (BENCHMARKS.md "Levels"). They apply to the ranks, not to `max`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Calibration {
+    /// The kyu rank whose share of the board the level sees.
+    pub sees_as: Option<f64>,
+    /// How many of the moves seen the search reads.
+    pub reads: Option<usize>,
+    /// How much better in win rate a move not read must be to be played.
+    pub notices: Option<f32>,
+    /// The playout cap on every board size (the level's time still bounds a move).
+    pub playouts: Option<u64>,
+    /// The policy network's priors in the search.
+    pub network: Option<bool>,
+}
+
+impl Calibration {
+    /// `settings` with these changes.
+    pub fn apply(&self, mut settings: LevelSettings) -> LevelSettings {
+        if let levels::Sight::AsRank {
+            kyu,
+            reads,
+            notices,
+        } = &mut settings.sees
+        {
+            *notices = self.notices.unwrap_or(*notices);
+            *kyu = self.sees_as.unwrap_or(*kyu);
+            *reads = self.reads.unwrap_or(*reads);
+            if let Some(playouts) = self.playouts {
+                settings.playouts = [playouts; 3];
+            }
+            settings.network = self.network.unwrap_or(settings.network);
+        }
+        settings
+    }
 }
 
 impl Default for EngineConfig {
@@ -99,6 +138,7 @@ impl Default for EngineConfig {
             two_liberty_playouts: false,
             amaf_distance: 0,
             arbiter_playouts: None,
+            calibration: Calibration::default(),
         }
     }
 }
@@ -135,6 +175,9 @@ pub enum Decision {
     Resigned,
     /// The level's choice drawn among nearly best candidates (`Choice`).
     Drawn,
+    /// A move the level did not read, which the search found far better than those it
+    /// did (`Sight::AsRank::notices`).
+    Noticed,
     /// A neutral point filled before passing (area rules).
     Cleanup,
     /// The move comes from reading out the small local games of the endgame (the best
@@ -213,6 +256,11 @@ impl Engine {
 
     pub fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    /// What the level plays with: its row of the table, calibrated.
+    pub fn settings(&self) -> LevelSettings {
+        self.config.calibration.apply(self.config.level.settings())
     }
 
     pub fn set_level(&mut self, level: Level) {

@@ -71,30 +71,63 @@ pub fn urgent_moves(board: &Board, color: Color) -> Bitboard {
     urgent
 }
 
-/// The moves a player of rank `kyu` sees: the first `katrain_count` of `order` (the legal
-/// moves in a random order, drawn once a move), the policy's favourite when it is
-/// obvious, and the `urgent` moves among the legal ones. `policy` is the legal moves'
-/// probabilities, best first. On the same draw a stronger rank sees all that a weaker
-/// one sees, and more.
-pub fn seen_moves(
-    policy: &[(Point, f32)],
-    order: &[Point],
-    urgent: Bitboard,
-    kyu: f64,
-    points: usize,
-) -> Bitboard {
-    let mut seen = Bitboard::EMPTY;
-    for &p in order.iter().take(katrain_count(kyu, order.len(), points)) {
-        seen.insert(p);
+/// How a rank sees a board of `points` points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RankSight {
+    /// KaTrain's k: the rank whose share of the moves is drawn.
+    pub kyu: f64,
+    /// How many of the moves seen, the policy's favourites among them, the search reads.
+    pub reads: usize,
+    pub points: usize,
+}
+
+impl RankSight {
+    /// The moves seen: the first `katrain_count` of `order` (the legal moves in a random
+    /// order, drawn once a move), the policy's favourite when it is obvious, and the
+    /// `urgent` moves among the legal ones. `policy` is the legal moves' probabilities,
+    /// best first. On the same draw a stronger rank (a lower `kyu`) sees all that a
+    /// weaker one sees, and more.
+    pub fn seen(&self, policy: &[(Point, f32)], order: &[Point], urgent: Bitboard) -> Bitboard {
+        let mut seen = Bitboard::EMPTY;
+        for &p in order
+            .iter()
+            .take(katrain_count(self.kyu, order.len(), self.points))
+        {
+            seen.insert(p);
+        }
+        seen | self.always_seen(policy, order, urgent)
     }
-    if favourite_is_obvious(policy, kyu, points) {
-        seen.insert(policy[0].0);
+
+    /// The moves read out among those `seen`: the policy's `reads` favourites, and what
+    /// is always seen (the obvious favourite, the urgent moves). A search among every move seen is led by noise when none of them is
+    /// much liked (a uniform draw often misses every good move); a player reads the few
+    /// that look natural.
+    pub fn read(
+        &self,
+        policy: &[(Point, f32)],
+        order: &[Point],
+        urgent: Bitboard,
+        seen: Bitboard,
+    ) -> Bitboard {
+        let mut read = self.always_seen(policy, order, urgent);
+        let favourites = policy.iter().filter(|&&(p, _)| seen.contains(p));
+        for &(p, _) in favourites.take(self.reads) {
+            read.insert(p);
+        }
+        read
     }
-    let mut legal = Bitboard::EMPTY;
-    for &p in order {
-        legal.insert(p);
+
+    fn always_seen(&self, policy: &[(Point, f32)], order: &[Point], urgent: Bitboard) -> Bitboard {
+        let mut seen = Bitboard::EMPTY;
+        if favourite_is_obvious(policy, self.kyu, self.points) {
+            seen.insert(policy[0].0);
+        }
+        let mut legal = Bitboard::EMPTY;
+        for &p in order {
+            legal.insert(p);
+        }
+        seen | (urgent & legal)
     }
-    seen | (urgent & legal)
 }
 
 #[cfg(test)]
@@ -133,9 +166,21 @@ mod tests {
             policy[0].1 = if legal % 2 == 0 { 0.8 } else { 0.3 };
             let mut weaker = Bitboard::EMPTY;
             for kyu in (-2..=18).rev() {
-                let seen = seen_moves(&policy, &order, Bitboard::EMPTY, f64::from(kyu), 361);
+                let sight = RankSight {
+                    kyu: f64::from(kyu),
+                    reads: 3,
+                    points: 361,
+                };
+                let seen = sight.seen(&policy, &order, Bitboard::EMPTY);
                 assert_eq!(seen & weaker, weaker, "{kyu}k with {legal} legal moves");
                 assert!(seen.count() as usize >= katrain_count(f64::from(kyu), legal, 361));
+                // It reads the policy's favourites among them.
+                let read = sight.read(&policy, &order, Bitboard::EMPTY, seen);
+                assert_eq!(read & seen, read);
+                let best_seen = policy.iter().find(|&&(p, _)| seen.contains(p)).unwrap();
+                assert!(read.contains(best_seen.0));
+                let always = sight.read(&policy, &order, Bitboard::EMPTY, Bitboard::EMPTY);
+                assert!(read.count() <= 3 + always.count());
                 weaker = seen;
             }
         }

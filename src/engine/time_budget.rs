@@ -12,8 +12,7 @@ impl Engine {
     /// The search parameters for the next move of `color`.
     pub(super) fn params_for(&self, color: Color) -> SearchParams {
         let size = self.game.size();
-        let level = self.config.level;
-        let mut params = SearchParams::for_size(size, level.playout_cap(size));
+        let mut params = SearchParams::for_size(size, self.settings().playout_cap(size));
         params.threads = self.config.threads.max(1);
         // The game number too, so that the games of a match differ.
         params.seed = self.config.seed
@@ -74,9 +73,7 @@ impl Engine {
 
     /// The level's thinking time for a move (`--time` overrides it).
     fn level_time(&self) -> Duration {
-        self.config
-            .time
-            .unwrap_or(self.config.level.settings().time)
+        self.config.time.unwrap_or(self.settings().time)
     }
 
     /// The most a whole move of `color` may take, search and judgements together: the

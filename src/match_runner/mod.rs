@@ -215,6 +215,9 @@ pub struct MatchConfig {
     /// stones on they stand on GTP's fixed points, placed by `fixed_handicap` on both
     /// players' and the referee's boards, and White moves first.
     pub handicap: u32,
+    /// A game stops after this many moves and is counted as it stands (`None`: the
+    /// rules' own limit, three moves a point).
+    pub max_moves: Option<usize>,
 }
 
 impl Default for MatchConfig {
@@ -230,6 +233,7 @@ impl Default for MatchConfig {
             clock: TimeControl::None,
             network_delay: Duration::ZERO,
             handicap: 0,
+            max_moves: None,
         }
     }
 }
@@ -559,7 +563,7 @@ pub fn play_game(
 
     let mut clocks = [Clock::new(config.clock); 2];
     let ended = loop {
-        if game.is_over() {
+        if game.is_over() || config.max_moves.is_some_and(|most| rec.moves.len() >= most) {
             break None;
         }
         let color = game.to_move();

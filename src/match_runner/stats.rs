@@ -106,6 +106,8 @@ pub struct MatchSummary {
     pub a_win_interval: (f64, f64),
     /// Moves per game, passes included.
     pub average_length: f64,
+    /// Games stopped at `MatchConfig::max_moves` and counted as they stood.
+    pub stopped: usize,
     pub referee_errors: usize,
     pub records: Vec<GameRecord>,
 }
@@ -129,6 +131,7 @@ impl MatchSummary {
         let (mut scored, mut resignations, mut forfeits, mut referee_errors) = (0, 0, 0, 0);
         let mut on_time = 0;
         let mut total_moves = 0;
+        let mut stopped = 0;
         for rec in &records {
             let a_color = rec.a_color();
             let seat = |color: Color| color == a_color;
@@ -188,6 +191,9 @@ impl MatchSummary {
                 }
             }
             total_moves += rec.moves.len();
+            if config.max_moves.is_some_and(|most| rec.moves.len() >= most) {
+                stopped += 1;
+            }
         }
         let decided = a.wins + b.wins + draws;
         let a_points = a.wins as f64 + 0.5 * draws as f64;
@@ -210,6 +216,7 @@ impl MatchSummary {
             on_time,
             a_win_rate: (decided > 0).then(|| a_points / decided as f64),
             a_win_interval: wilson_interval(a_points, decided),
+            stopped,
             average_length: if records.is_empty() {
                 0.0
             } else {
@@ -297,6 +304,9 @@ impl fmt::Display for MatchSummary {
             "endings: {} counted, {} resigned, {} forfeited, {} lost on time; average length {:.1} moves",
             self.scored, self.resignations, self.forfeits, self.on_time, self.average_length
         )?;
+        if self.stopped > 0 {
+            writeln!(f, "stopped at the move limit and counted: {}", self.stopped)?;
+        }
         if self.referee_errors > 0 {
             writeln!(f, "referee errors: {}", self.referee_errors)?;
         }

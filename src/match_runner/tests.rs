@@ -379,6 +379,7 @@ fn random_games_on_five_by_five_add_up_and_alternate() {
         clock: TimeControl::None,
         network_delay: Duration::ZERO,
         handicap: 0,
+        max_moves: None,
     };
     let mut a = RandomPlayer::new("rand-a", 1);
     let mut b = RandomPlayer::new("rand-b", 2);
@@ -447,6 +448,30 @@ fn random_games_on_five_by_five_add_up_and_alternate() {
     assert!(text.contains("rand-a") && text.contains("rand-b"), "{text}");
     eprintln!("{text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_stops_at_the_move_limit_and_is_counted_as_it_stands() {
+    let config = MatchConfig {
+        size: BoardSize::new(5).unwrap(),
+        games: 2,
+        max_moves: Some(7),
+        ..MatchConfig::default()
+    };
+    let mut a = RandomPlayer::new("rand-a", 1);
+    let mut b = RandomPlayer::new("rand-b", 2);
+    b.scores = true;
+    let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
+    for rec in &summary.records {
+        assert_eq!(rec.moves.len(), 7, "{rec}");
+        assert!(matches!(rec.result, GameResult::Score { .. }), "{rec}");
+    }
+    assert_eq!(summary.stopped, 2);
+    assert!(
+        summary
+            .to_string()
+            .contains("stopped at the move limit and counted: 2")
+    );
 }
 
 #[test]
@@ -772,6 +797,7 @@ done
             clock: TimeControl::None,
             network_delay: Duration::ZERO,
             handicap: 0,
+            max_moves: None,
         };
         let mut a = RandomPlayer::new("random", 11);
         let mut b = GtpPlayer::start(
