@@ -14,15 +14,13 @@
 //! A game counts when its PB or PW contains `--player` (any case; every player when
 //! none is given), and only that player's moves; games not 19x19 are skipped.
 
+use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use yeoul::engine::seen::{favourite_is_obvious, katrain_count};
+use yeoul::engine::seen::katrain_choice;
 use yeoul::engine::{Engine, EngineConfig, Level};
-use yeoul::knowledge::network::Network;
-use yeoul::knowledge::planes::{InputPlanes, history_of_record};
 use yeoul::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
 use yeoul::sgf::{Until, read_game};
 use yeoul::train::records::{sgf_files, split_collection};
@@ -116,52 +114,15 @@ impl Shares {
     }
 }
 
-/// The network's probabilities of the legal moves, best first.
-fn rated(network: &Network, game: &Game, color: Color) -> Vec<(Point, f32)> {
-    let planes = InputPlanes::encode(
-        game.board(),
-        color,
-        &history_of_record(game.record(), color),
-    );
-    let mut scratch = network.scratch(1);
-    let probabilities = network.policy(&[planes], &mut scratch);
-    let size = game.size();
-    let mut rated: Vec<(Point, f32)> = size
-        .all_points()
-        .map(|p| (p, probabilities[size.row_major(p)]))
-        .filter(|&(_, prob)| prob > 0.0)
-        .collect();
-    rated.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.index().cmp(&b.0.index())));
-    rated
-}
-
-/// KaTrain's calibrated-rank choice: its favourite when obvious, else the best rated of
-/// `katrain_count` moves drawn at random.
-fn katrain_choice(policy: &[(Point, f32)], kyu: f64, rng: &mut impl Rng) -> usize {
-    if favourite_is_obvious(policy, kyu, 361) {
-        return 0;
-    }
-    let n = katrain_count(kyu, policy.len(), 361);
-    let mut indices: Vec<usize> = (0..policy.len()).collect();
-    indices.shuffle(rng);
-    // `policy` is best first: the smallest index drawn is the best rated.
-    indices[..n].iter().copied().min().unwrap_or(0)
-}
-
-/// Black's expected margin after `mv`, by a `max` search of the position after it.
-fn score_after(engine: &mut Engine, game: &Game, color: Color, mv: Point) -> Option<f32> {
-    let mut after = game.clone();
-    after.play(color, Move::Play(mv)).ok()?;
-    engine.set_game(after);
-    let result = engine
-        .current_analysis(color.opponent(), &AtomicBool::new(false))
-        .ok()?;
-    Some(result.score_lead)
-}
-
 fn main() {
     let o = options();
-    let network = Network::builtin().expect("the built-in network");
+    // `max` on 19x19: the policy network rates the moves, its search judges them.
+    let config = EngineConfig {
+        level: Level::MAX,
+        playouts: Some(o.judge_playouts),
+        ..EngineConfig::default()
+    };
+    let mut engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
     let mut rng = Pcg32::seed_from_u64(o.seed);
     let mut positions = Vec::new();
     let mut games = 0;
@@ -224,15 +185,17 @@ fn main() {
     let mut played = Shares::default();
     let mut katrain: Vec<Shares> = o.katrain.iter().map(|_| Shares::default()).collect();
     for position in &positions {
-        let policy = rated(&network, &position.game, position.color);
+        engine.set_game(position.game.clone());
+        let policy = engine.policy(position.color).expect("the built-in network");
         let Some(rank) = policy.iter().position(|&(p, _)| p == position.played) else {
             continue;
         };
         played.add(rank, policy[rank].1, 1.0);
         for (shares, &kyu) in katrain.iter_mut().zip(&o.katrain) {
             for _ in 0..KATRAIN_DRAWS {
-                let k = katrain_choice(&policy, kyu, &mut rng);
-                shares.add(k, policy[k].1, 1.0 / KATRAIN_DRAWS as f64);
+                if let Some(k) = katrain_choice(&policy, kyu, 361, &mut rng) {
+                    shares.add(k, policy[k].1, 1.0 / KATRAIN_DRAWS as f64);
+                }
             }
         }
     }
@@ -250,13 +213,6 @@ fn main() {
         );
     }
     if o.judge > 0 {
-        let config = EngineConfig {
-            level: Level::MAX,
-            playouts: Some(o.judge_playouts),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            ..EngineConfig::default()
-        };
-        let mut engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
         let mut sample: Vec<&Position> = positions.iter().collect();
         sample.shuffle(&mut rng);
         let (mut loss, mut judged) = (0.0f64, 0usize);
@@ -279,10 +235,10 @@ fn main() {
             } else {
                 let game = &position.game;
                 match (
-                    score_after(&mut engine, game, position.color, best),
-                    score_after(&mut engine, game, position.color, position.played),
+                    engine.score_after(game, best),
+                    engine.score_after(game, position.played),
                 ) {
-                    (Some(b), Some(p)) => sign * (b - p),
+                    (Ok(Some(b)), Ok(Some(p))) => sign * (b - p),
                     _ => continue,
                 }
             };

@@ -18,10 +18,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use yeoul::engine::seen::{favourite_is_obvious, katrain_count};
+use yeoul::engine::seen::katrain_choice;
 use yeoul::engine::{Engine, EngineConfig, Level, Reply};
-use yeoul::knowledge::network::Network;
-use yeoul::knowledge::planes::{InputPlanes, history_of_record};
 use yeoul::match_runner::{GtpPlayer, Player};
 use yeoul::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
 use yeoul::sgf::{Until, read_game};
@@ -99,25 +97,6 @@ fn positions(o: &Options, rng: &mut Pcg32) -> Vec<(Game, Move)> {
     out
 }
 
-/// The network's probabilities of the legal moves, best first.
-fn rated(network: &Network, game: &Game, color: Color) -> Vec<(Point, f32)> {
-    let planes = InputPlanes::encode(
-        game.board(),
-        color,
-        &history_of_record(game.record(), color),
-    );
-    let mut scratch = network.scratch(1);
-    let probabilities = network.policy(&[planes], &mut scratch);
-    let size = game.size();
-    let mut rated: Vec<(Point, f32)> = size
-        .all_points()
-        .map(|p| (p, probabilities[size.row_major(p)]))
-        .filter(|&(_, prob)| prob > 0.0)
-        .collect();
-    rated.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.index().cmp(&b.0.index())));
-    rated
-}
-
 /// A player's move in `game`, or `None` when it passed, resigned or failed.
 fn player_move(
     player: &str,
@@ -135,16 +114,7 @@ fn player_move(
     }
     if let Some(kyu) = player.strip_prefix("katrain:") {
         let kyu: f64 = kyu.parse().expect("katrain:KYU");
-        if policy.is_empty() {
-            return None;
-        }
-        if favourite_is_obvious(policy, kyu, 361) {
-            return Some(policy[0].0);
-        }
-        let mut indices: Vec<usize> = (0..policy.len()).collect();
-        indices.shuffle(rng);
-        let n = katrain_count(kyu, policy.len(), 361);
-        return indices[..n].iter().min().map(|&k| policy[k].0);
+        return katrain_choice(policy, kyu, 361, rng).map(|k| policy[k].0);
     }
     let engine = engines.entry(player.to_string()).or_insert_with(|| {
         GtpPlayer::start(player, Duration::from_secs(60)).expect("the player starts")
@@ -164,18 +134,6 @@ fn player_move(
     }
 }
 
-/// Black's expected margin after `color` plays `p`, by the judge's search.
-fn score_after(judge: &mut Engine, game: &Game, p: Point) -> Option<f32> {
-    let color = game.to_move();
-    let mut after = game.clone();
-    after.play(color, Move::Play(p)).ok()?;
-    judge.set_game(after);
-    let result = judge
-        .current_analysis(color.opponent(), &AtomicBool::new(false))
-        .ok()?;
-    Some(result.score_lead)
-}
-
 #[derive(Default)]
 struct Tally {
     moves: usize,
@@ -189,9 +147,9 @@ struct Tally {
 
 fn main() {
     let o = options();
-    let network = Network::builtin().expect("the built-in network");
     let mut rng = Pcg32::seed_from_u64(o.seed);
     let games = positions(&o, &mut rng);
+    // `max` on 19x19: the policy network rates the moves, its search judges them.
     let config = EngineConfig {
         level: Level::MAX,
         playouts: Some(o.judge_playouts),
@@ -204,8 +162,10 @@ fn main() {
         let game = &position.0;
         let color = game.to_move();
         let sign = if color == Color::Black { 1.0 } else { -1.0 };
-        let policy = rated(&network, game, color);
         judge.set_game(game.clone());
+        let Some(policy) = judge.policy(color) else {
+            continue;
+        };
         let Ok(wide) = judge.current_analysis(color, &AtomicBool::new(false)) else {
             continue;
         };
@@ -213,7 +173,7 @@ fn main() {
             continue;
         };
         let mut scores: HashMap<Point, Option<f32>> = HashMap::new();
-        let best_score = score_after(&mut judge, game, best);
+        let best_score = judge.score_after(game, best).ok().flatten();
         for (player, tally) in o.players.iter().zip(tallies.iter_mut()) {
             let started = Instant::now();
             let Some(p) = player_move(player, position, &policy, &mut rng, &mut engines) else {
@@ -225,7 +185,7 @@ fn main() {
             } else {
                 *scores
                     .entry(p)
-                    .or_insert_with(|| score_after(&mut judge, game, p))
+                    .or_insert_with(|| judge.score_after(game, p).ok().flatten())
             };
             let (Some(b), Some(s)) = (best_score, score) else {
                 continue;

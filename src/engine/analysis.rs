@@ -101,6 +101,21 @@ impl Engine {
         self.search.run(&self.game, color, params, stop)
     }
 
+    /// Black's expected margin (komi included) after the side to move in `game` plays
+    /// `p`, by this engine's search of the position after it, which becomes its game
+    /// (`None` when `p` is illegal): a judge's view of a move, for the tools that
+    /// measure point loss (`examples/point_loss.rs`).
+    pub fn score_after(&mut self, game: &Game, p: Point) -> Result<Option<f32>, ThreadsError> {
+        let color = game.to_move();
+        let mut after = game.clone();
+        if after.play(color, crate::rules::Move::Play(p)).is_err() {
+            return Ok(None);
+        }
+        self.set_game(after);
+        let result = self.current_analysis(color.opponent(), &AtomicBool::new(false))?;
+        Ok(Some(result.score_lead))
+    }
+
     /// One step of open-ended analysis for `color` (`kata-analyze` and the like): the
     /// move's search for `interval`, with no playout cap, going on with the tree.
     pub fn analysis_step(

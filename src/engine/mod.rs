@@ -243,14 +243,14 @@ impl Engine {
         &mut self.game
     }
 
-    /// Replaces the game (GTP `loadsgf`).
+    /// Replaces the game (GTP `loadsgf`, a new game).
     pub fn set_game(&mut self, game: Game) {
         self.game = game;
         self.games_started += 1;
         self.search.clear();
         self.hopeless_moves = [0; 2];
         self.last = None;
-        // A loaded game is judged afresh, whatever a pass of the last game relied on.
+        // A new or loaded game is judged afresh, whatever a pass of the last relied on.
         self.judgement = None;
     }
 
@@ -281,13 +281,7 @@ impl Engine {
         if let Some(komi) = self.explicit_komi() {
             game.set_komi(komi);
         }
-        self.game = game;
-        self.games_started += 1;
-        self.search.clear();
-        self.hopeless_moves = [0; 2];
-        self.last = None;
-        // A new game is judged afresh, whatever a pass of the last game relied on.
-        self.judgement = None;
+        self.set_game(game);
     }
 
     fn explicit_komi(&self) -> Option<f64> {

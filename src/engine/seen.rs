@@ -41,6 +41,26 @@ pub fn favourite_is_obvious(policy: &[(Point, f32)], kyu: f64, points: usize) ->
         || f64::from(top + second) > 0.85 + (0.02 * (kyu - 8.0)).max(0.0)
 }
 
+/// KaTrain's calibrated-rank choice itself, for comparisons (`examples/move_choices.rs`,
+/// `examples/point_loss.rs`): the favourite when obvious, else the best rated of
+/// `katrain_count` legal moves drawn at random. `policy` is best first; the answer is an
+/// index into it (`None` when it is empty).
+pub fn katrain_choice(
+    policy: &[(Point, f32)],
+    kyu: f64,
+    points: usize,
+    rng: &mut impl rand::Rng,
+) -> Option<usize> {
+    if policy.is_empty() || favourite_is_obvious(policy, kyu, points) {
+        return (!policy.is_empty()).then_some(0);
+    }
+    let n = katrain_count(kyu, policy.len(), points);
+    // The smallest of n distinct indices drawn uniformly: the best rated of them.
+    rand::seq::index::sample(rng, policy.len(), n)
+        .into_iter()
+        .min()
+}
+
 /// The captures and rescues of large groups for `color`: the liberty of an opposing
 /// chain of `LARGE_GROUP` stones or more in atari, and for such a chain of ours in
 /// atari its liberty and the captures of the chains in atari next to it.
