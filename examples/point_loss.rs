@@ -86,7 +86,10 @@ fn positions(o: &Options, rng: &mut Pcg32) -> Vec<(Game, Move)> {
                 continue;
             }
             let at = rng.random_range(20..moves.min(200));
-            if let Ok(g) = read_game(tree, Ruleset::Chinese, Until::MoveNumber(at)) {
+            if let Ok(g) = read_game(tree, Ruleset::Chinese, Until::MoveNumber(at))
+                // A GTP player is told the moves: no set-up stones, for every player alike.
+                && g.setup().is_none()
+            {
                 let next = game.record()[g.record().len()].1;
                 out.push((g, next));
             }
@@ -104,6 +107,7 @@ fn player_move(
     policy: &[(Point, f32)],
     rng: &mut Pcg32,
     engines: &mut HashMap<String, GtpPlayer>,
+    time: &mut Duration,
 ) -> Option<Point> {
     let color = game.to_move();
     if player == "game" {
@@ -122,13 +126,13 @@ fn player_move(
     engine
         .new_game(game.size(), game.komi(), Ruleset::Chinese)
         .ok()?;
-    if game.setup().is_some() {
-        return None;
-    }
     for &(c, mv) in game.record() {
         engine.play(c, mv).ok()?;
     }
-    match engine.genmove(color) {
+    let started = Instant::now();
+    let reply = engine.genmove(color);
+    *time += started.elapsed();
+    match reply {
         Ok(Reply::Move(Move::Play(p))) => Some(p),
         _ => None,
     }
@@ -175,11 +179,11 @@ fn main() {
         let mut scores: HashMap<Point, Option<f32>> = HashMap::new();
         let best_score = judge.score_after(game, best).ok().flatten();
         for (player, tally) in o.players.iter().zip(tallies.iter_mut()) {
-            let started = Instant::now();
-            let Some(p) = player_move(player, position, &policy, &mut rng, &mut engines) else {
+            let time = &mut tally.time;
+            let Some(p) = player_move(player, position, &policy, &mut rng, &mut engines, time)
+            else {
                 continue;
             };
-            tally.time += started.elapsed();
             let score = if p == best {
                 best_score
             } else {

@@ -32,8 +32,8 @@ struct Cli {
 /// How the engine plays (for the GTP engine, and for yeoul's side of a match).
 #[derive(Args, Clone)]
 struct EngineOptions {
-    /// Difficulty (max: full strength, the policy network, every core, the time the
-    /// level, --time or the clock gives; a rank plays as people of that rank choose).
+    // The help is the list of valid values; max is full strength (the policy network,
+    // every core, the time the level, --time or the clock gives).
     #[arg(long, default_value = "normal", global = true, value_name = "LEVEL",
           help = format!("Difficulty: {}", Level::valid_values()))]
     level: Level,
@@ -211,6 +211,9 @@ impl EngineOptions {
         }
         if self.reads == Some(0) {
             fail("--reads must be at least 1");
+        }
+        if self.notices.is_some_and(|p| !(0.0..=1.0).contains(&p)) {
+            fail("--notices must be a win rate from 0 to 1");
         }
         if self.rank_playouts == Some(0) {
             fail("--rank-playouts must be at least 1");
@@ -510,6 +513,9 @@ fn main() {
             }
             if !(network_delay.is_finite() && (0.0..=60.0).contains(&network_delay)) {
                 fail("--network-delay must be 0 to 60 seconds");
+            }
+            if max_moves == Some(0) {
+                fail("--max-moves must be at least 1");
             }
             let most = max_fixed_handicap(size).max(1);
             if handicap > most {

@@ -153,11 +153,10 @@ impl Engine {
         params.max_time = Some(interval);
         params.max_playouts = playouts;
         params.early_stop = false;
+        // A rank's steps search every move, as the first half of its move does; the
+        // move that ends them reads its moves in the same tree.
         if open {
             params.deterministic = false;
-        } else {
-            // A move's steps see what the move sees.
-            params.root_moves = self.seen_moves(color);
         }
         self.analyze(color, &params, stop)
     }

@@ -1,27 +1,59 @@
-//! How a level picks its move: the moves its rank sees (`seen`), searched, and among
-//! what the search found the best or, at the weakest levels, one nearly as good.
+//! How a level picks its move: the moves its rank sees and reads (`seen`), searched, and
+//! among what the search found the best or, at the weakest levels, one nearly as good.
 
 use super::levels::Sight;
 use super::{Choice, Engine, seen};
 use crate::rules::{Bitboard, Color, Move, Point};
 use crate::search::{SearchParams, SearchResult, ThreadsError};
-use rand::Rng;
 use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// The moves a level saw in one position, kept so that every search of the move
-/// (`kata-genmove_analyze`'s steps, `reg_genmove` then `genmove`) sees the same.
+/// The moves a level read in one position, kept so that every search of the move
+/// (`reg_genmove` then `genmove`) reads the same.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct SeenCache {
-    key: (u64, usize, Color, super::Level),
-    seen: Option<Bitboard>,
+pub(super) struct ReadCache {
+    key: ReadKey,
+    read: Option<Bitboard>,
+}
+
+/// What the moves read depend on: the game (and which one of the session), the position,
+/// the side to move, the level and the seed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ReadKey {
+    game: u64,
+    size: usize,
+    moves: usize,
+    hash: u64,
+    color: Color,
+    level: super::Level,
+    seed: u64,
+}
+
+impl ReadKey {
+    /// A seed for this position's draw: the same position of the same game draws the
+    /// same moves whatever else the engine drew before.
+    fn draw_seed(&self) -> u64 {
+        [
+            self.game,
+            self.moves as u64,
+            self.hash,
+            self.color.index() as u64,
+        ]
+        .into_iter()
+        .fold(self.seed, |z, x| {
+            (z ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
+        })
+    }
 }
 
 impl Engine {
     /// The level's search for a move with `params`: with `params.root_moves` (a rank), a
     /// search of every move first (half the budget), then one among the moves read
-    /// (the rest, the same tree); the second's move is played unless the first found a
+    /// (the rest, the same tree; under `--deterministic` a fresh one, as every
+    /// deterministic search is); the second's move is played unless the first found a
     /// move not read better than all of them by the rank's `notices` (then `true`).
     pub(super) fn search_as_level(
         &mut self,
@@ -40,6 +72,8 @@ impl Engine {
         open.max_time = params.max_time.map(|t| t / 2);
         let wide = self.search.run(&self.game, color, &open, stop)?;
         let mut narrow_params = params.clone();
+        // Other random streams for the second search of the same tree.
+        narrow_params.seed = params.seed ^ 0x9E37_79B9_7F4A_7C15;
         narrow_params.max_playouts = params
             .max_playouts
             .saturating_sub(wide.stats.playouts)
@@ -60,32 +94,35 @@ impl Engine {
         Ok((result, noticed))
     }
 
-    /// The root moves the level sees for `color` in the current position: `None` at
+    /// The root moves the level reads for `color` in the current position: `None` at
     /// `max` (everything), and when the opponent has just passed (the end of the game
-    /// needs every move). Drawn once a position.
-    pub(super) fn seen_moves(&mut self, color: Color) -> Option<Bitboard> {
-        let key = (
-            self.game.board().hash(),
-            self.game.record().len(),
+    /// needs every move). Drawn once a position, from a seed of the position's own.
+    pub(super) fn read_moves(&mut self, color: Color) -> Option<Bitboard> {
+        let key = ReadKey {
+            game: self.games_started,
+            size: self.game.size().get(),
+            moves: self.game.record().len(),
+            hash: self.game.board().hash(),
             color,
-            self.config.level,
-        );
-        if let Some(cache) = self.seen_cache.filter(|c| c.key == key) {
-            return cache.seen;
+            level: self.config.level,
+            seed: self.config.seed,
+        };
+        if let Some(cache) = self.read_cache.filter(|c| c.key == key) {
+            return cache.read;
         }
-        let seen = self.draw_seen_moves(color);
-        if let Some(seen) = seen
+        let read = self.draw_read_moves(color, &mut Pcg32::seed_from_u64(key.draw_seed()));
+        if let Some(read) = read
             && log::log_enabled!(log::Level::Debug)
         {
             let size = self.game.size();
-            let names: Vec<String> = seen.iter().map(|p| size.name(p)).collect();
+            let names: Vec<String> = read.iter().map(|p| size.name(p)).collect();
             log::debug!("{color:?} reads {} moves: {}", names.len(), names.join(" "));
         }
-        self.seen_cache = Some(SeenCache { key, seen });
-        seen
+        self.read_cache = Some(ReadCache { key, read });
+        read
     }
 
-    fn draw_seen_moves(&mut self, color: Color) -> Option<Bitboard> {
+    fn draw_read_moves(&self, color: Color, rng: &mut impl Rng) -> Option<Bitboard> {
         let Sight::AsRank { kyu, reads, .. } = self.settings().sees else {
             return None;
         };
@@ -99,7 +136,7 @@ impl Engine {
         // In board order, then shuffled: the draw depends on the seed alone.
         let mut order: Vec<Point> = policy.iter().map(|&(p, _)| p).collect();
         order.sort_by_key(|p| p.index());
-        order.shuffle(&mut self.rng);
+        order.shuffle(rng);
         let board = self.game.board();
         let urgent = seen::urgent_moves(board, color);
         let points = self.game.size().points();
@@ -210,7 +247,8 @@ mod tests {
 #[cfg(test)]
 mod seen_tests {
     use super::super::*;
-    use crate::rules::{BoardSize, Ruleset};
+    use crate::rules::{Bitboard, BoardSize, Ruleset};
+    use std::sync::atomic::AtomicBool;
 
     fn engine(level: Level) -> Engine {
         let config = EngineConfig {
@@ -223,16 +261,67 @@ mod seen_tests {
 
     #[test]
     fn max_sees_every_move_and_a_rank_a_share_drawn_once_a_position() {
-        assert_eq!(engine(Level::MAX).seen_moves(Color::Black), None);
+        assert_eq!(engine(Level::MAX).read_moves(Color::Black), None);
         let mut weakest = engine("18k".parse().unwrap());
         let seen = weakest
-            .seen_moves(Color::Black)
+            .read_moves(Color::Black)
             .expect("a rank sees a share");
-        assert!((1..=8).contains(&seen.count()), "{}", seen.count());
+        // Its four favourites of the 15 moves it sees, and the overwhelming favourite.
+        assert!((1..=5).contains(&seen.count()), "{}", seen.count());
         // Asked again in the same position (the steps of one move), the same share.
-        assert_eq!(weakest.seen_moves(Color::Black), Some(seen));
+        assert_eq!(weakest.read_moves(Color::Black), Some(seen));
         // After the opponent's pass the end of the game needs every move.
         weakest.game_mut().play(Color::White, Move::Pass).unwrap();
-        assert_eq!(weakest.seen_moves(Color::Black), None);
+        assert_eq!(weakest.read_moves(Color::Black), None);
+    }
+
+    #[test]
+    fn a_new_game_a_new_size_or_a_new_seed_reads_afresh() {
+        let level: Level = "18k".parse().unwrap();
+        let draw = |engine: &mut Engine| engine.read_moves(Color::Black).expect("a rank reads");
+        let mut engine = engine(level);
+        let first = draw(&mut engine);
+        // The same position of a new game (another draw: the game is part of the seed).
+        let draws: Vec<Bitboard> = (0..4)
+            .map(|_| {
+                engine.new_game(BoardSize::NINETEEN);
+                draw(&mut engine)
+            })
+            .collect();
+        assert!(draws.iter().any(|&d| d != first), "{draws:?}");
+        // Another size: every move read is on the new board.
+        engine.new_game(BoardSize::NINE);
+        let nine = draw(&mut engine);
+        let on_board = engine.game().board().on_board();
+        assert_eq!(nine & on_board, nine);
+        assert!(nine.count() >= 1);
+        // The same game and position read the same whatever the engine drew before; a new
+        // seed reads afresh.
+        let mut again = self::engine(level);
+        assert_eq!(draw(&mut again), first);
+        let reseeded = (0..4).map(|k| {
+            again.set_seed(99 + k);
+            draw(&mut again)
+        });
+        assert!(reseeded.into_iter().any(|d| d != first));
+    }
+
+    #[test]
+    fn a_ranks_two_searches_keep_to_the_moves_playouts() {
+        let config = EngineConfig {
+            level: "12k".parse().unwrap(),
+            threads: 2,
+            playouts: Some(600),
+            ..EngineConfig::default()
+        };
+        let mut engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+        let stop = AtomicBool::new(false);
+        for color in [Color::Black, Color::White, Color::Black] {
+            engine.genmove(color, &stop).expect("a move");
+            let (result, _) = engine.last_search().expect("a search");
+            // One playout a thread may start as the budget runs out, in each search.
+            assert!(result.stats.playouts <= 600 + 2 * 2, "{:?}", result.stats);
+            assert!(result.stats.playouts >= 300, "{:?}", result.stats);
+        }
     }
 }

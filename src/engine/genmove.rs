@@ -61,7 +61,7 @@ impl Engine {
     pub fn choose(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, ThreadsError> {
         let started = Instant::now();
         let mut params = self.params_for(color);
-        params.root_moves = self.seen_moves(color);
+        params.root_moves = self.read_moves(color);
         let streaks = self.hopeless_moves;
         let (reply, result, decision) = self.decide(color, &params, started, stop)?;
         self.hopeless_moves = streaks;
@@ -96,7 +96,7 @@ impl Engine {
         started: Instant,
     ) -> Result<Reply, ThreadsError> {
         let mut params = self.params_for(color);
-        params.root_moves = self.seen_moves(color);
+        params.root_moves = self.read_moves(color);
         if let (Some(cap), Some(t)) = (time_cap, params.max_time) {
             params.max_time = Some(t.min(cap));
         }

@@ -193,8 +193,8 @@ pub struct Engine {
     config: EngineConfig,
     clocks: [Clock; 2],
     rng: Pcg32,
-    /// The moves the level saw in the last position it moved in.
-    seen_cache: Option<choice::SeenCache>,
+    /// The moves the level read in the last position it moved in.
+    read_cache: Option<choice::ReadCache>,
     /// Consecutive genmoves whose win rate was below the level's resign threshold.
     hopeless_moves: [u32; 2],
     /// Games started: mixed into the seeds, so that a match's games differ.
@@ -221,7 +221,7 @@ impl Engine {
                 .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors))
                 .with_network(config.network.clone()),
             rng: Pcg32::seed_from_u64(config.seed),
-            seen_cache: None,
+            read_cache: None,
             judgement_unit_cost: INITIAL_JUDGEMENT_UNIT_COST / config.threads.max(1) as u32,
             judging: Duration::ZERO,
             move_overhead: INITIAL_MOVE_OVERHEAD,
@@ -252,6 +252,7 @@ impl Engine {
         self.last = None;
         // A new or loaded game is judged afresh, whatever a pass of the last relied on.
         self.judgement = None;
+        self.read_cache = None;
     }
 
     pub fn config(&self) -> &EngineConfig {
@@ -271,7 +272,7 @@ impl Engine {
     pub fn set_seed(&mut self, seed: u64) {
         self.config.seed = seed;
         self.rng = Pcg32::seed_from_u64(seed);
-        self.seen_cache = None;
+        self.read_cache = None;
         self.search.clear();
     }
 

@@ -191,7 +191,11 @@ impl MatchSummary {
                 }
             }
             total_moves += rec.moves.len();
-            if config.max_moves.is_some_and(|most| rec.moves.len() >= most) {
+            let two_passes = rec.moves.len() >= 2
+                && rec.moves[rec.moves.len() - 2..]
+                    .iter()
+                    .all(|&(_, mv)| mv == crate::rules::Move::Pass);
+            if config.max_moves.is_some_and(|most| rec.moves.len() >= most) && !two_passes {
                 stopped += 1;
             }
         }

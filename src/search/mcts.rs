@@ -93,12 +93,20 @@ impl Worker {
 const PASS_POINT: usize = 0;
 
 impl Context<'_> {
-    /// Whether the search may choose the root move `mv` (a tree move code).
+    /// Whether the search may choose the root move `mv` (a tree move code) when the root
+    /// is restricted: a pass, or one of `root_moves`.
     pub fn may_choose_at_root(&self, mv: u16) -> bool {
         mv == PASS
             || self
                 .root_moves
-                .is_none_or(|seen| seen.contains(Point::from_index(mv as usize)))
+                .is_none_or(|read| read.contains(Point::from_index(mv as usize)))
+    }
+
+    /// Whether the root's choice is restricted to `root_moves`: only when a move of theirs
+    /// (not just the pass) is among the root's children `moves`; a root whose children
+    /// hold none of them (a stale set) chooses among all.
+    pub fn restricts_root(&self, mut moves: impl Iterator<Item = u16>) -> bool {
+        self.root_moves.is_some() && moves.any(|mv| mv != PASS && self.may_choose_at_root(mv))
     }
 
     /// Black's margin on a finished board under the game's counting (no dead stones: a
@@ -125,6 +133,29 @@ impl Context<'_> {
                     - (owned.white.count() + board.captures(Color::White)) as f64
                     - self.komi
             }
+        }
+    }
+
+    /// The root child to descend into when the root is restricted (`restricts_root`):
+    /// the best by value among the moves it may choose, else among all.
+    fn best_root_child(&self, children: &[super::tree::Node], inv_rave_k: f32) -> usize {
+        let (mut best, mut best_allowed) = ((0, f32::NEG_INFINITY), None::<(usize, f32)>);
+        let mut reads_a_child = false;
+        for (k, child) in children.iter().enumerate() {
+            let v = child.rave_value(inv_rave_k);
+            if v > best.1 {
+                best = (k, v);
+            }
+            if self.may_choose_at_root(child.mv()) {
+                reads_a_child |= child.mv() != PASS;
+                if best_allowed.is_none_or(|(_, b)| v > b) {
+                    best_allowed = Some((k, v));
+                }
+            }
+        }
+        match best_allowed {
+            Some((k, _)) if reads_a_child => k,
+            _ => best.0,
         }
     }
 
@@ -203,18 +234,15 @@ impl Context<'_> {
             }
             let mut best_k = 0;
             let mut best_value = f32::NEG_INFINITY;
-            // A root that sees none of its children (a seen move broke superko) sees all.
-            let restricted = node == ROOT
-                && self.root_moves.is_some()
-                && children.iter().any(|c| self.may_choose_at_root(c.mv()));
-            for (k, child) in children.iter().enumerate() {
-                if restricted && !self.may_choose_at_root(child.mv()) {
-                    continue;
-                }
-                let v = child.rave_value(inv_rave_k);
-                if v > best_value {
-                    best_value = v;
-                    best_k = k;
+            if node == ROOT && self.root_moves.is_some() {
+                best_k = self.best_root_child(children, inv_rave_k);
+            } else {
+                for (k, child) in children.iter().enumerate() {
+                    let v = child.rave_value(inv_rave_k);
+                    if v > best_value {
+                        best_value = v;
+                        best_k = k;
+                    }
                 }
             }
             let mv = children[best_k].mv();

@@ -525,7 +525,8 @@ fn should_stop(
         return false;
     };
     let (mut first, mut second) = (0u32, 0u32);
-    for c in children.filter(|&c| ctx.may_choose_at_root(ctx.tree.node(c).mv())) {
+    let restricted = ctx.restricts_root(children.clone().map(|c| ctx.tree.node(c).mv()));
+    for c in children.filter(|&c| !restricted || ctx.may_choose_at_root(ctx.tree.node(c).mv())) {
         let v = ctx.tree.node(c).visits();
         if v > first {
             second = first;
@@ -556,9 +557,8 @@ fn summarize(
         let Some(children) = tree.children(ROOT) else {
             continue;
         };
-        let seen = |c: &u32| ctx.may_choose_at_root(tree.node(*c).mv());
-        let sees_any = children.clone().any(|c| seen(&c));
-        for c in children.filter(|c| !sees_any || seen(c)) {
+        let restricted = ctx.restricts_root(children.clone().map(|c| tree.node(c).mv()));
+        for c in children.filter(|&c| !restricted || ctx.may_choose_at_root(tree.node(c).mv())) {
             let node = tree.node(c);
             let entry = match merged.iter_mut().position(|e| e.0 == node.mv()) {
                 Some(i) => &mut merged[i],
@@ -720,6 +720,41 @@ mod tests {
             .unwrap();
         assert_ne!(result.best, Move::Pass);
         assert!(result.stats.playouts >= 1);
+    }
+
+    #[test]
+    fn a_restricted_root_chooses_among_its_moves_and_a_stale_set_among_all() {
+        let size = BoardSize::NINE;
+        let mut game = Game::new(size, crate::rules::Ruleset::Chinese);
+        let at = |name: &str| size.parse_point(name).unwrap();
+        game.play(Color::Black, Move::Play(at("E5"))).unwrap();
+        let mut params = SearchParams::for_size(size, 400);
+        params.threads = 1;
+        params.max_time = None;
+        let mut read = Bitboard::EMPTY;
+        read.insert(at("A1"));
+        read.insert(at("J9"));
+        params.root_moves = Some(read);
+        let mut search = Search::new(PlayoutPolicy::heavy());
+        let result = search
+            .run(&game, Color::White, &params, &AtomicBool::new(false))
+            .unwrap();
+        let is_read = |m: Move| matches!(m, Move::Play(p) if read.contains(p));
+        assert!(
+            result
+                .candidates
+                .iter()
+                .all(|c| c.mv == Move::Pass || is_read(c.mv))
+        );
+        assert!(is_read(result.best), "{:?}", result.best);
+        // Only an occupied point read: the root chooses among every move.
+        let mut stale = Bitboard::EMPTY;
+        stale.insert(at("E5"));
+        params.root_moves = Some(stale);
+        let result = Search::new(PlayoutPolicy::heavy())
+            .run(&game, Color::White, &params, &AtomicBool::new(false))
+            .unwrap();
+        assert!(result.candidates.len() > 10, "{}", result.candidates.len());
     }
 
     fn candidate(code: u16, visits: u32, lcb: f32) -> Candidate {

@@ -11,8 +11,12 @@ use std::sync::{Mutex, PoisonError};
 /// search) each get a pool of their own instead of queueing behind the other.
 static IDLE: Mutex<Vec<ThreadPool>> = Mutex::new(Vec::new());
 
-/// More idle pools than this are let go (each holds its threads).
-const MOST_IDLE: usize = 8;
+/// Idle pools of one size kept (two: a search and the arbiter beside it).
+const IDLE_OF_A_SIZE: usize = 2;
+
+/// Idle threads kept in all: a pool returned beyond this is let go (a benchmark's
+/// thousand threads are not kept).
+const IDLE_THREADS: usize = 256;
 
 /// The system would not start a search's threads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +53,13 @@ impl Drop for PoolLease {
     fn drop(&mut self) {
         if let Some(pool) = self.pool.take() {
             let mut idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner);
-            if idle.len() < MOST_IDLE {
+            let size = pool.current_num_threads();
+            let same = idle
+                .iter()
+                .filter(|p| p.current_num_threads() == size)
+                .count();
+            let threads: usize = idle.iter().map(|p| p.current_num_threads()).sum();
+            if same < IDLE_OF_A_SIZE && threads + size <= IDLE_THREADS {
                 idle.push(pool);
             }
         }
