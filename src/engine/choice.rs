@@ -1,7 +1,7 @@
 //! How a level picks its move: the moves its rank sees and reads (`seen`), searched, and
 //! among what the search found the best or, at the weakest levels, one nearly as good.
 
-use super::levels::Sight;
+use super::levels::{self, Sight};
 use super::{Choice, Engine, seen};
 use crate::rules::{Bitboard, Color, Move, Point};
 use crate::search::{SearchParams, SearchResult, ThreadsError};
@@ -140,6 +140,7 @@ impl Engine {
         let board = self.game.board();
         let urgent = seen::urgent_moves(board, color);
         let points = self.game.size().points();
+        let reads = levels::for_size(reads, self.game.size());
         let sight = seen::RankSight { kyu, reads, points };
         let seen = sight.seen(&policy, &order, urgent);
         Some(sight.read(&policy, &order, urgent, seen))

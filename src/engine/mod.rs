@@ -105,7 +105,7 @@ impl Calibration {
         {
             *notices = self.notices.unwrap_or(*notices);
             *kyu = self.sees_as.unwrap_or(*kyu);
-            *reads = self.reads.unwrap_or(*reads);
+            *reads = self.reads.map_or(*reads, |r| [r; 3]);
             if let Some(playouts) = self.playouts {
                 settings.playouts = [playouts; 3];
             }
