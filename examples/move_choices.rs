@@ -11,6 +11,10 @@
 //!     cargo run --release --example move_choices -- --from 2011-07-01 --games 300 \
 //!         ../shared/data/tom-9d/tom-2011.sgf
 //!
+//! With `--level L` (and the engine's calibration options after `--`, as `yeoul` takes
+//! them: `--impression-within 0.1`), the level's own choice on `--sample N` of the same
+//! positions drawn at random (a screen before the level plays games).
+//!
 //! A game counts when its PB or PW contains `--player` (any case; every player when
 //! none is given), and only that player's moves; games not 19x19 are skipped.
 
@@ -20,7 +24,7 @@ use rand_pcg::Pcg32;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use yeoul::engine::seen::katrain_choice;
-use yeoul::engine::{Engine, EngineConfig, Level};
+use yeoul::engine::{Decision, Engine, EngineConfig, Level, Reply};
 use yeoul::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
 use yeoul::sgf::{Until, read_game};
 use yeoul::train::records::{sgf_files, split_collection};
@@ -36,6 +40,9 @@ struct Options {
     judge: usize,
     judge_playouts: u64,
     seed: u64,
+    level: Option<Level>,
+    sample: usize,
+    impression_within: Option<f32>,
     inputs: Vec<PathBuf>,
 }
 
@@ -48,6 +55,9 @@ fn options() -> Options {
         judge: 0,
         judge_playouts: 3_000,
         seed: 1,
+        level: None,
+        sample: 300,
+        impression_within: None,
         inputs: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -66,6 +76,11 @@ fn options() -> Options {
             "--judge" => o.judge = value().parse().expect("--judge N"),
             "--judge-playouts" => o.judge_playouts = value().parse().expect("a number"),
             "--seed" => o.seed = value().parse().expect("--seed N"),
+            "--level" => o.level = Some(value().parse().expect("--level LEVEL")),
+            "--sample" => o.sample = value().parse().expect("--sample N"),
+            "--impression-within" => {
+                o.impression_within = Some(value().parse().expect("--impression-within W"))
+            }
             _ => o.inputs.push(PathBuf::from(arg)),
         }
     }
@@ -209,6 +224,43 @@ fn main() {
     for (shares, kyu) in katrain.iter().zip(&o.katrain) {
         println!(
             "KaTrain's rule at {kyu}k, same positions: {}",
+            shares.line()
+        );
+    }
+    if let Some(level) = o.level {
+        let mut config = EngineConfig {
+            level,
+            threads: 1,
+            seed: o.seed,
+            ..EngineConfig::default()
+        };
+        config.calibration.impression_within = o.impression_within;
+        let mut player = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+        let mut sample: Vec<&Position> = positions.iter().collect();
+        sample.shuffle(&mut rng);
+        let mut shares = Shares::default();
+        let mut impressions = 0usize;
+        for position in sample.into_iter().take(o.sample) {
+            engine.set_game(position.game.clone());
+            let policy = engine.policy(position.color).expect("the built-in network");
+            player.set_game(position.game.clone());
+            let Ok(Reply::Move(Move::Play(p))) =
+                player.choose(position.color, &AtomicBool::new(false))
+            else {
+                continue;
+            };
+            impressions += usize::from(
+                player
+                    .last_search()
+                    .is_some_and(|(_, d)| *d == Decision::Impression),
+            );
+            if let Some(rank) = policy.iter().position(|&(q, _)| q == p) {
+                shares.add(rank, policy[rank].1, 1.0);
+            }
+        }
+        println!(
+            "{level} on {} of the positions: {}; first impressions played {impressions}",
+            shares.moves,
             shares.line()
         );
     }

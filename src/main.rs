@@ -130,6 +130,15 @@ struct EngineOptions {
     /// A rank searches with the policy network's priors (calibration: true or false).
     #[arg(long, global = true, help_heading = "Calibrating the levels")]
     rank_network: Option<bool>,
+    /// A rank plays its first impression unless it is this much worse in win rate than
+    /// the best move it read (calibration; 0 to 1, or -1 for never).
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Calibrating the levels",
+        allow_negative_numbers = true
+    )]
+    impression_within: Option<f32>,
 }
 
 impl EngineOptions {
@@ -150,6 +159,7 @@ impl EngineOptions {
                 notices: self.notices,
                 playouts: self.rank_playouts,
                 network: self.rank_network,
+                impression_within: self.impression_within,
             },
             level: self.level,
             playouts: self.playouts,
@@ -208,6 +218,12 @@ impl EngineOptions {
             .is_some_and(|k| !(k.is_finite() && (-30.0..=30.0).contains(&k)))
         {
             fail("--sees-as must be a kyu rank from 30 to -30");
+        }
+        if self
+            .impression_within
+            .is_some_and(|w| !(w == -1.0 || (0.0..=1.0).contains(&w)))
+        {
+            fail("--impression-within must be 0 to 1, or -1 for never");
         }
         if self.reads == Some(0) {
             fail("--reads must be at least 1");

@@ -9,14 +9,22 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The moves a level read in one position, kept so that every search of the move
 /// (`reg_genmove` then `genmove`) reads the same.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct ReadCache {
     key: ReadKey,
-    read: Option<Bitboard>,
+    reading: Option<Reading>,
+}
+
+/// What a rank reads in a position: the root moves its search keeps to, and its first
+/// impression among them (`levels::Impression`), if it plays one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Reading {
+    pub read: Bitboard,
+    pub impression: Option<Point>,
 }
 
 /// What the moves read depend on: the game (and which one of the session), the position,
@@ -49,6 +57,9 @@ impl ReadKey {
     }
 }
 
+/// The playouts a rank's first impression gets at least before it is played or not.
+const IMPRESSION_PLAYOUTS: u64 = 64;
+
 impl Engine {
     /// The level's search for a move with `params`: with `params.root_moves` (a rank), a
     /// search of every move first (half the budget), then one among the moves read
@@ -61,7 +72,14 @@ impl Engine {
         params: &SearchParams,
         stop: &AtomicBool,
     ) -> Result<(SearchResult, bool), ThreadsError> {
-        let (Some(read), Sight::AsRank { notices, .. }) = (params.root_moves, self.settings().sees)
+        let (
+            Some(read),
+            Sight::AsRank {
+                notices,
+                impression,
+                ..
+            },
+        ) = (params.root_moves, self.settings().sees)
         else {
             return Ok((self.search.run(&self.game, color, params, stop)?, false));
         };
@@ -78,12 +96,18 @@ impl Engine {
             .max_playouts
             .saturating_sub(wide.stats.playouts)
             .max(1);
-        narrow_params.max_time = params.max_time.map(|t| t.saturating_sub(started.elapsed()));
+        // A rank that plays its first impression keeps a tenth of its time to read it.
+        let kept = if impression.is_some() { 10 } else { 0 };
+        narrow_params.max_time = params.max_time.map(|t| {
+            t.saturating_sub(started.elapsed())
+                .saturating_sub(t.checked_div(kept).unwrap_or_default())
+        });
         let narrow = self.search.run(&self.game, color, &narrow_params, stop)?;
         let unread = match wide.best {
             Move::Play(p) => !read.contains(p),
             Move::Pass => false,
         };
+        let notices = levels::for_size(notices, self.game.size());
         let noticed = unread && wide.win_rate > narrow.win_rate + notices;
         let playouts = wide.stats.playouts + narrow.stats.playouts;
         let evaluations = wide.stats.network_evaluations + narrow.stats.network_evaluations;
@@ -94,10 +118,57 @@ impl Engine {
         Ok((result, noticed))
     }
 
+    /// The win rate of `color`'s first impression `first` after the level's search
+    /// `result` with `params`, which began at `started`: the search's own when it gave
+    /// the move `IMPRESSION_PLAYOUTS` playouts or more, else from that many more
+    /// playouts of the same tree kept to the move (within the time left: `None` when
+    /// none is). Also the playouts spent.
+    pub(super) fn impression_win_rate(
+        &mut self,
+        color: Color,
+        params: &SearchParams,
+        result: &SearchResult,
+        first: Point,
+        started: Instant,
+        stop: &AtomicBool,
+    ) -> Result<(Option<f32>, u64), ThreadsError> {
+        let read = result
+            .candidates
+            .iter()
+            .find(|c| c.mv == Move::Play(first) && u64::from(c.visits) >= IMPRESSION_PLAYOUTS);
+        if let Some(c) = read {
+            return Ok((Some(c.win_rate), 0));
+        }
+        let left = params.max_time.map(|t| t.saturating_sub(started.elapsed()));
+        if left == Some(Duration::ZERO) {
+            return Ok((None, 0));
+        }
+        let mut only = params.clone();
+        let mut root = Bitboard::EMPTY;
+        root.insert(first);
+        only.root_moves = Some(root);
+        only.seed = params.seed ^ 0x5851_F42D_4C95_7F2D;
+        only.max_playouts = IMPRESSION_PLAYOUTS;
+        only.max_time = left;
+        let checked = self.search.run(&self.game, color, &only, stop)?;
+        let win_rate = (checked.best == Move::Play(first)).then_some(checked.win_rate);
+        Ok((win_rate, checked.stats.playouts))
+    }
+
     /// The root moves the level reads for `color` in the current position: `None` at
     /// `max` (everything), and when the opponent has just passed (the end of the game
     /// needs every move). Drawn once a position, from a seed of the position's own.
     pub(super) fn read_moves(&mut self, color: Color) -> Option<Bitboard> {
+        self.reading(color).map(|r| r.read)
+    }
+
+    /// The first impression the level plays unless its search finds it too much worse
+    /// (`levels::Impression`), in the position of [`Engine::read_moves`].
+    pub(super) fn impression(&mut self, color: Color) -> Option<Point> {
+        self.reading(color).and_then(|r| r.impression)
+    }
+
+    fn reading(&mut self, color: Color) -> Option<Reading> {
         let key = ReadKey {
             game: self.games_started,
             size: self.game.size().get(),
@@ -108,22 +179,33 @@ impl Engine {
             seed: self.config.seed,
         };
         if let Some(cache) = self.read_cache.filter(|c| c.key == key) {
-            return cache.read;
+            return cache.reading;
         }
-        let read = self.draw_read_moves(color, &mut Pcg32::seed_from_u64(key.draw_seed()));
-        if let Some(read) = read
+        let reading = self.draw_reading(color, &mut Pcg32::seed_from_u64(key.draw_seed()));
+        if let Some(reading) = reading
             && log::log_enabled!(log::Level::Debug)
         {
             let size = self.game.size();
-            let names: Vec<String> = read.iter().map(|p| size.name(p)).collect();
-            log::debug!("{color:?} reads {} moves: {}", names.len(), names.join(" "));
+            let names: Vec<String> = reading.read.iter().map(|p| size.name(p)).collect();
+            let first = reading.impression.map(|p| size.name(p));
+            log::debug!(
+                "{color:?} reads {} moves: {}; first impression {first:?}",
+                names.len(),
+                names.join(" ")
+            );
         }
-        self.read_cache = Some(ReadCache { key, read });
-        read
+        self.read_cache = Some(ReadCache { key, reading });
+        reading
     }
 
-    fn draw_read_moves(&self, color: Color, rng: &mut impl Rng) -> Option<Bitboard> {
-        let Sight::AsRank { kyu, reads, .. } = self.settings().sees else {
+    fn draw_reading(&self, color: Color, rng: &mut impl Rng) -> Option<Reading> {
+        let Sight::AsRank {
+            kyu,
+            reads,
+            impression,
+            ..
+        } = self.settings().sees
+        else {
             return None;
         };
         if self.game.passes_before(color) > 0 {
@@ -143,7 +225,13 @@ impl Engine {
         let reads = levels::for_size(reads, self.game.size());
         let sight = seen::RankSight { kyu, reads, points };
         let seen = sight.seen(&policy, &order, urgent);
-        Some(sight.read(&policy, &order, urgent, seen))
+        let mut read = sight.read(&policy, &order, urgent, seen);
+        let impression =
+            impression.and_then(|i| seen::impression(i.kyu, &policy, &order, urgent, points));
+        if let Some(p) = impression {
+            read.insert(p);
+        }
+        Some(Reading { read, impression })
     }
 
     /// The policy a rank sees the board with: the network's on the size it plays, else
@@ -305,6 +393,65 @@ mod seen_tests {
             draw(&mut again)
         });
         assert!(reseeded.into_iter().any(|d| d != first));
+    }
+
+    /// An engine at `level` on 9x9 that plays its first impression unless `within` worse
+    /// (`None`: as the table says), noticing nothing it did not read.
+    fn impressed(level: &str, within: Option<f32>) -> Engine {
+        let mut config = EngineConfig {
+            level: level.parse().unwrap(),
+            threads: 1,
+            playouts: Some(400),
+            ..EngineConfig::default()
+        };
+        config.calibration.impression_within = within;
+        config.calibration.notices = Some(1.0);
+        Engine::new(BoardSize::NINE, Ruleset::Chinese, config)
+    }
+
+    #[test]
+    fn a_rank_plays_its_first_impression_unless_its_reading_rejects_it() {
+        let stop = AtomicBool::new(false);
+        let mut trusting = impressed("14k", Some(1.0));
+        let mut cautious = impressed("14k", Some(0.0));
+        let mut without = impressed("14k", Some(-1.0));
+        let (mut played, mut cautious_played) = (0, 0);
+        for k in 0..16 {
+            let color = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let first = trusting
+                .impression(color)
+                .expect("a rank's first impression");
+            // Read with the others, whatever its rating.
+            assert!(trusting.read_moves(color).unwrap().contains(first));
+            let Reply::Move(mv) = trusting.genmove(color, &stop).unwrap() else {
+                panic!("resigned");
+            };
+            // Trusted whatever its reading says.
+            assert_eq!(mv, Move::Play(first), "move {k}");
+            played += usize::from(trusting.last_search().unwrap().1 == Decision::Impression);
+            // The same position: the cautious rank plays it only when no worse than the
+            // best read, and the rank without one never.
+            for engine in [&mut cautious, &mut without] {
+                engine.set_game(trusting.game().clone());
+                engine.game_mut().undo().unwrap();
+            }
+            let cautious_first = cautious.impression(color).expect("the same rank's");
+            let reply = cautious.choose(color, &stop).unwrap();
+            if cautious.last_search().unwrap().1 == Decision::Impression {
+                assert_eq!(reply, Reply::Move(Move::Play(cautious_first)));
+                cautious_played += 1;
+            }
+            without.choose(color, &stop).unwrap();
+            assert_ne!(without.last_search().unwrap().1, Decision::Impression);
+        }
+        // 14k's impression is often not the search's best on an open board; a rank that
+        // gives up nothing for it plays fewer of them.
+        assert!(played >= 4, "{played}");
+        assert!(cautious_played < played, "{cautious_played} of {played}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::choice::draw_candidate;
 use super::end_of_game::{HOPELESS, answers_an_invasion, inside_settled_area};
+use super::levels::Sight;
 use super::{Decision, Engine, Reply};
 use crate::rules::{BoardSize, Color, Move};
 use crate::search::{SearchParams, SearchResult, SearchStats, ThreadsError};
@@ -156,7 +157,7 @@ impl Engine {
             };
             return Ok((Reply::Move(mv), result, Decision::Network));
         }
-        let (result, noticed) = self.search_as_level(color, params, stop)?;
+        let (mut result, noticed) = self.search_as_level(color, params, stop)?;
         let settings = self.settings();
         if self.game.record().len() >= self.game.move_limit() {
             return Ok((Reply::Move(Move::Pass), result, Decision::MoveLimit));
@@ -258,6 +259,29 @@ impl Engine {
                         (Reply::Move(Move::Pass), result, Decision::PassSafe)
                     }
                 });
+            }
+        }
+        // A rank's first impression, unless its reading finds it too much worse.
+        if decision == Decision::Searched
+            && let Move::Play(best) = choice
+            && let Some(first) = self.impression(color)
+            && first != best
+            && let Sight::AsRank {
+                impression: Some(impression),
+                ..
+            } = settings.sees
+        {
+            let best_win_rate = result
+                .candidates
+                .iter()
+                .find(|c| c.mv == choice)
+                .map_or(result.win_rate, |c| c.win_rate);
+            let (first_win_rate, playouts) =
+                self.impression_win_rate(color, params, &result, first, started, stop)?;
+            result.stats.playouts += playouts;
+            if first_win_rate.is_some_and(|w| w >= best_win_rate - impression.within) {
+                choice = Move::Play(first);
+                decision = Decision::Impression;
             }
         }
         if decision == Decision::Searched

@@ -92,18 +92,31 @@ pub struct Calibration {
     pub playouts: Option<u64>,
     /// The policy network's priors in the search.
     pub network: Option<bool>,
+    /// How much worse in win rate its first impression may be and still be played
+    /// (`levels::Impression`; a negative value: none).
+    pub impression_within: Option<f32>,
 }
 
 impl Calibration {
     /// `settings` with these changes.
-    pub fn apply(&self, mut settings: LevelSettings) -> LevelSettings {
-        if let levels::Sight::AsRank {
-            kyu,
-            reads,
-            notices,
-        } = &mut settings.sees
+    pub fn apply(&self, level: Level, mut settings: LevelSettings) -> LevelSettings {
+        if let (
+            levels::Sight::AsRank {
+                kyu,
+                reads,
+                notices,
+                impression,
+            },
+            Level::Rank(rank),
+        ) = (&mut settings.sees, level)
         {
-            *notices = self.notices.unwrap_or(*notices);
+            if let Some(within) = self.impression_within {
+                *impression = (within >= 0.0).then_some(levels::Impression {
+                    kyu: f64::from(rank.kyu()),
+                    within,
+                });
+            }
+            *notices = self.notices.map_or(*notices, |n| [n; 3]);
             *kyu = self.sees_as.unwrap_or(*kyu);
             *reads = self.reads.map_or(*reads, |r| [r; 3]);
             if let Some(playouts) = self.playouts {
@@ -175,6 +188,9 @@ pub enum Decision {
     Resigned,
     /// The level's choice drawn among nearly best candidates (`Choice`).
     Drawn,
+    /// A rank's first impression, which its search did not find too much worse
+    /// (`levels::Impression`).
+    Impression,
     /// A move the level did not read, which the search found far better than those it
     /// did (`Sight::AsRank::notices`).
     Noticed,
@@ -261,7 +277,9 @@ impl Engine {
 
     /// What the level plays with: its row of the table, calibrated.
     pub fn settings(&self) -> LevelSettings {
-        self.config.calibration.apply(self.config.level.settings())
+        self.config
+            .calibration
+            .apply(self.config.level, self.config.level.settings())
     }
 
     pub fn set_level(&mut self, level: Level) {

@@ -61,6 +61,30 @@ pub fn katrain_choice(
         .min()
 }
 
+/// The first impression of a player of kyu rank `kyu` (KaTrain's pick, on the same
+/// draw `order`): the policy's obvious favourite, else its favourite among the first
+/// `katrain_count` moves of `order` and the `urgent` ones.
+pub fn impression(
+    kyu: f64,
+    policy: &[(Point, f32)],
+    order: &[Point],
+    urgent: Bitboard,
+    points: usize,
+) -> Option<Point> {
+    let first = policy.first()?.0;
+    if favourite_is_obvious(policy, kyu, points) {
+        return Some(first);
+    }
+    let mut looked_at = urgent;
+    for &p in order.iter().take(katrain_count(kyu, order.len(), points)) {
+        looked_at.insert(p);
+    }
+    policy
+        .iter()
+        .find(|&&(p, _)| looked_at.contains(p))
+        .map(|&(p, _)| p)
+}
+
 /// The captures and rescues of large groups for `color`: the liberty of an opposing
 /// chain of `LARGE_GROUP` stones or more in atari, and for such a chain of ours in
 /// atari its liberty and the captures of the chains in atari next to it.
@@ -204,6 +228,43 @@ mod tests {
                 weaker = seen;
             }
         }
+    }
+
+    #[test]
+    fn a_first_impression_is_the_policys_favourite_of_the_moves_looked_at() {
+        let size = BoardSize::NINETEEN;
+        let mut order: Vec<Point> = size.all_points().collect();
+        order.shuffle(&mut Pcg32::seed_from_u64(5));
+        // The policy rates the moves in board order, best first, none overwhelmingly.
+        let policy: Vec<(Point, f32)> = size.all_points().map(|p| (p, 0.002)).collect();
+        let rank_of = |p: Point| policy.iter().position(|&(q, _)| q == p).unwrap();
+        for kyu in [18.0, 14.0, 8.0, 2.0] {
+            let n = katrain_count(kyu, order.len(), 361);
+            let first = impression(kyu, &policy, &order, Bitboard::EMPTY, 361).unwrap();
+            // The best rated of the first n of the draw, whatever they are.
+            let best_drawn = order[..n].iter().map(|&p| rank_of(p)).min().unwrap();
+            assert_eq!(rank_of(first), best_drawn, "{kyu}k");
+            // An urgent move the policy rates higher is looked at too.
+            let mut urgent = Bitboard::EMPTY;
+            let better = policy[best_drawn.saturating_sub(1)].0;
+            urgent.insert(better);
+            let with_urgent = impression(kyu, &policy, &order, urgent, 361).unwrap();
+            assert_eq!(rank_of(with_urgent), rank_of(better).min(best_drawn));
+        }
+        // An overwhelming favourite is everybody's first impression, drawn or not.
+        let mut obvious = policy.clone();
+        obvious[7].1 = 0.9;
+        obvious.swap(0, 7);
+        let drawn_last: Vec<Point> = order
+            .iter()
+            .copied()
+            .filter(|&p| p != obvious[0].0)
+            .collect();
+        let mut order_without = drawn_last.clone();
+        order_without.push(obvious[0].0);
+        let first = impression(18.0, &obvious, &order_without, Bitboard::EMPTY, 361);
+        assert_eq!(first, Some(obvious[0].0));
+        assert_eq!(impression(18.0, &[], &[], Bitboard::EMPTY, 361), None);
     }
 
     #[test]
