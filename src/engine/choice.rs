@@ -97,11 +97,16 @@ impl Engine {
             .saturating_sub(wide.stats.playouts)
             .max(1);
         // A rank that plays its first impression keeps a tenth of its time to read it.
-        let kept = if impression.is_some() { 10 } else { 0 };
-        narrow_params.max_time = params.max_time.map(|t| {
-            t.saturating_sub(started.elapsed())
-                .saturating_sub(t.checked_div(kept).unwrap_or_default())
-        });
+        let kept = |t: Duration| {
+            if impression.is_some() {
+                t / 10
+            } else {
+                Duration::ZERO
+            }
+        };
+        narrow_params.max_time = params
+            .max_time
+            .map(|t| t.saturating_sub(started.elapsed()).saturating_sub(kept(t)));
         let narrow = self.search.run(&self.game, color, &narrow_params, stop)?;
         let unread = match wide.best {
             Move::Play(p) => !read.contains(p),
