@@ -57,12 +57,26 @@ impl Engine {
         Some(best.map_or(Move::Pass, |(p, _)| Move::Play(p)))
     }
 
+    /// Takes what the move spent since `entered`, before its search, from the search's
+    /// time, and returns it: the first move of a process may wait for the model's shape
+    /// table, built in the background at start-up (up to 0.8 s on a loaded machine), and
+    /// that wait is the move's time too.
+    fn charge_waiting(&self, params: &mut SearchParams, entered: Instant) -> Duration {
+        if let Some(model) = &self.config.knowledge {
+            model.prepare();
+        }
+        let waited = entered.elapsed();
+        params.max_time = params.max_time.map(|t| t.saturating_sub(waited));
+        waited
+    }
+
     /// The move `genmove` would choose, without playing it or counting it towards a
     /// resignation (GTP `reg_genmove`).
     pub fn choose(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, ThreadsError> {
         let started = Instant::now();
         let mut params = self.params_for(color);
         params.root_moves = self.read_moves(color);
+        self.charge_waiting(&mut params, started);
         let streaks = self.hopeless_moves;
         let (reply, result, decision) = self.decide(color, &params, started, stop)?;
         self.hopeless_moves = streaks;
@@ -96,15 +110,18 @@ impl Engine {
         time_cap: Option<Duration>,
         started: Instant,
     ) -> Result<Reply, ThreadsError> {
+        let entered = Instant::now();
         let mut params = self.params_for(color);
         params.root_moves = self.read_moves(color);
         if let (Some(cap), Some(t)) = (time_cap, params.max_time) {
             params.max_time = Some(t.min(cap));
         }
+        let waited = self.charge_waiting(&mut params, entered);
         let (reply, result, decision) = self.decide(color, &params, started, stop)?;
-        let thinking = params
-            .max_time
-            .map_or(result.stats.elapsed, |t| t.min(result.stats.elapsed))
+        let thinking = waited
+            + params
+                .max_time
+                .map_or(result.stats.elapsed, |t| t.min(result.stats.elapsed))
             + self.judging;
         self.move_overhead = started
             .elapsed()

@@ -111,6 +111,7 @@ impl Engine {
 mod tests {
     use super::super::*;
     use crate::rules::{BoardSize, Move, Ruleset};
+    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn a_move_and_its_judgement_never_take_longer_than_the_levels_time() {
@@ -158,5 +159,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_move_that_waits_for_the_models_table_searches_only_for_what_is_left() {
+        // The first move of a process may wait for the model's shape table (built in the
+        // background at start-up): that wait is the move's time, not more. A fresh model
+        // builds its table in the move's first policy, far longer than 50 ms.
+        let model = crate::knowledge::Model::load(std::path::Path::new("models/yeoul.model"))
+            .expect("the shipped model");
+        assert!(!model.is_prepared());
+        let config = EngineConfig {
+            threads: 1,
+            level: Level::EASY,
+            time: Some(Duration::from_millis(50)),
+            knowledge: Some(std::sync::Arc::new(model)),
+            ..EngineConfig::default()
+        };
+        let mut engine = Engine::new(BoardSize::NINE, Ruleset::Chinese, config);
+        engine
+            .genmove(Color::Black, &AtomicBool::new(false))
+            .unwrap();
+        let (result, _) = engine.last_search().expect("a search");
+        // Out of time before it starts, each of the level's two searches plays the one
+        // playout that expands its root.
+        assert!(result.stats.playouts <= 2, "{:?}", result.stats);
+        // The next move has its whole time.
+        engine
+            .genmove(Color::White, &AtomicBool::new(false))
+            .unwrap();
+        let (result, _) = engine.last_search().expect("a search");
+        assert!(result.stats.playouts > 2, "{:?}", result.stats);
     }
 }
