@@ -337,7 +337,7 @@ const fn row(
 /// On 13x13 and 19x19 they notice more of what they did not read: noticing only 0.15
 /// better, `hard` won 7 of 30 giving `normal` 3 stones on 13x13 (reading 16 or all it
 /// saw no better) and 5 of 13 even against Pachi on 19x19; noticing whatever its search
-/// found better, 13 of 30 and 12 of 20 so far (BENCHMARKS.md). No rank plays its first
+/// found better, 13 of 30 and 20 of 30 (BENCHMARKS.md). No rank plays its first
 /// impression yet (the calibration's `--impression-within`): the ranks below `normal`
 /// would, once measured against their anchors.
 #[rustfmt::skip]
