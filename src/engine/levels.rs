@@ -236,6 +236,16 @@ pub struct Impression {
     pub within: f32,
 }
 
+impl Impression {
+    /// The first impression of `rank` itself, played unless `within` worse.
+    pub fn at(rank: Rank, within: f32) -> Impression {
+        Impression {
+            kyu: f64::from(rank.kyu()),
+            within,
+        }
+    }
+}
+
 /// A level's resignation threshold: the win rate below which, two moves in a row, it
 /// resigns.
 const RESIGN_BELOW: f32 = 0.08;
@@ -289,10 +299,9 @@ impl Row {
                 kyu: f64::from(self.sees_as),
                 reads: self.reads,
                 notices: self.notices,
-                impression: self.impression_within.map(|within| Impression {
-                    kyu: f64::from(self.rank.0),
-                    within,
-                }),
+                impression: self
+                    .impression_within
+                    .map(|within| Impression::at(self.rank, within)),
             },
             reads_endgame: self.plays_it_out,
             resign_below: self.plays_it_out.then_some(RESIGN_BELOW),

@@ -98,8 +98,9 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// `settings` with these changes.
-    pub fn apply(&self, level: Level, mut settings: LevelSettings) -> LevelSettings {
+    /// `level`'s settings with these changes.
+    pub fn apply(&self, level: Level) -> LevelSettings {
+        let mut settings = level.settings();
         if let (
             levels::Sight::AsRank {
                 kyu,
@@ -111,10 +112,7 @@ impl Calibration {
         ) = (&mut settings.sees, level)
         {
             if let Some(within) = self.impression_within {
-                *impression = (within >= 0.0).then_some(levels::Impression {
-                    kyu: f64::from(rank.kyu()),
-                    within,
-                });
+                *impression = (within >= 0.0).then(|| levels::Impression::at(rank, within));
             }
             *notices = self.notices.map_or(*notices, |n| [n; 3]);
             *kyu = self.sees_as.unwrap_or(*kyu);
@@ -277,9 +275,7 @@ impl Engine {
 
     /// What the level plays with: its row of the table, calibrated.
     pub fn settings(&self) -> LevelSettings {
-        self.config
-            .calibration
-            .apply(self.config.level, self.config.level.settings())
+        self.config.calibration.apply(self.config.level)
     }
 
     pub fn set_level(&mut self, level: Level) {

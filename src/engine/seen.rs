@@ -255,14 +255,13 @@ mod tests {
         let mut obvious = policy.clone();
         obvious[7].1 = 0.9;
         obvious.swap(0, 7);
-        let drawn_last: Vec<Point> = order
+        let mut drawn_last: Vec<Point> = order
             .iter()
             .copied()
             .filter(|&p| p != obvious[0].0)
             .collect();
-        let mut order_without = drawn_last.clone();
-        order_without.push(obvious[0].0);
-        let first = impression(18.0, &obvious, &order_without, Bitboard::EMPTY, 361);
+        drawn_last.push(obvious[0].0);
+        let first = impression(18.0, &obvious, &drawn_last, Bitboard::EMPTY, 361);
         assert_eq!(first, Some(obvious[0].0));
         assert_eq!(impression(18.0, &[], &[], Bitboard::EMPTY, 361), None);
     }
