@@ -43,6 +43,7 @@ struct Options {
     level: Option<Level>,
     sample: usize,
     impression_within: Option<f32>,
+    impression_share: Option<f32>,
     inputs: Vec<PathBuf>,
 }
 
@@ -58,6 +59,7 @@ fn options() -> Options {
         level: None,
         sample: 300,
         impression_within: None,
+        impression_share: None,
         inputs: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -80,6 +82,9 @@ fn options() -> Options {
             "--sample" => o.sample = value().parse().expect("--sample N"),
             "--impression-within" => {
                 o.impression_within = Some(value().parse().expect("--impression-within W"))
+            }
+            "--impression-share" => {
+                o.impression_share = Some(value().parse().expect("--impression-share P"))
             }
             _ => o.inputs.push(PathBuf::from(arg)),
         }
@@ -235,6 +240,7 @@ fn main() {
             ..EngineConfig::default()
         };
         config.calibration.impression_within = o.impression_within;
+        config.calibration.impression_share = o.impression_share;
         let mut player = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
         let mut sample: Vec<&Position> = positions.iter().collect();
         sample.shuffle(&mut rng);

@@ -139,6 +139,10 @@ struct EngineOptions {
         allow_negative_numbers = true
     )]
     impression_within: Option<f32>,
+    /// The share of its moves on which a rank has a first impression (calibration; 0 to
+    /// 1; with --impression-within alone, every move).
+    #[arg(long, global = true, help_heading = "Calibrating the levels")]
+    impression_share: Option<f32>,
 }
 
 impl EngineOptions {
@@ -160,6 +164,7 @@ impl EngineOptions {
                 playouts: self.rank_playouts,
                 network: self.rank_network,
                 impression_within: self.impression_within,
+                impression_share: self.impression_share,
             },
             level: self.level,
             playouts: self.playouts,
@@ -224,6 +229,12 @@ impl EngineOptions {
             .is_some_and(|w| !(w == -1.0 || (0.0..=1.0).contains(&w)))
         {
             fail("--impression-within must be 0 to 1, or -1 for never");
+        }
+        if self
+            .impression_share
+            .is_some_and(|p| !(0.0..=1.0).contains(&p))
+        {
+            fail("--impression-share must be 0 to 1");
         }
         if self.reads == Some(0) {
             fail("--reads must be at least 1");

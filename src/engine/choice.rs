@@ -231,8 +231,10 @@ impl Engine {
         let sight = seen::RankSight { kyu, reads, points };
         let seen = sight.seen(&policy, &order, urgent);
         let mut read = sight.read(&policy, &order, urgent, seen);
-        let impression =
-            impression.and_then(|i| seen::impression(i.kyu, &policy, &order, urgent, points));
+        // Whether it has one on this move is drawn after the order, which stays the same.
+        let impression = impression
+            .filter(|i| rng.random::<f32>() < i.share)
+            .and_then(|i| seen::impression(i.kyu, &policy, &order, urgent, points));
         if let Some(p) = impression {
             read.insert(p);
         }
@@ -457,6 +459,24 @@ mod seen_tests {
         // gives up nothing for it plays fewer of them.
         assert!(played >= 4, "{played}");
         assert!(cautious_played < played, "{cautious_played} of {played}");
+    }
+
+    #[test]
+    fn a_rank_has_a_first_impression_on_its_share_of_moves() {
+        let had_one = |share: f32| {
+            let mut engine = impressed("14k", Some(1.0));
+            engine.config.calibration.impression_share = Some(share);
+            (0..40)
+                .filter(|&seed| {
+                    engine.set_seed(seed);
+                    engine.impression(Color::Black).is_some()
+                })
+                .count()
+        };
+        assert_eq!(had_one(1.0), 40);
+        assert_eq!(had_one(0.0), 0);
+        let half = had_one(0.5);
+        assert!((10..=30).contains(&half), "{half} of 40");
     }
 
     #[test]

@@ -227,21 +227,27 @@ pub enum Sight {
 /// `within` below the best move read: people of a rank play their first impression
 /// most of the time, and their reading catches the blunders it can (a weaker player's
 /// fewer). KaTrain's rule alone, with this network, loses most games to the rank it
-/// names (ARCHITECTURE.md "Levels").
+/// names (ARCHITECTURE.md "Levels"), so a rank trusts its first impression on only a
+/// `share` of its moves (drawn with the moves it sees) and plays the search's move on
+/// the others.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impression {
     /// KaTrain's k of the rank.
     pub kyu: f64,
     /// The most win rate it gives up against the best move read.
     pub within: f32,
+    /// The share of its moves on which it has one (0 to 1).
+    pub share: f32,
 }
 
 impl Impression {
-    /// The first impression of `rank` itself, played unless `within` worse.
-    pub fn at(rank: Rank, within: f32) -> Impression {
+    /// The first impression of `rank` itself, on `share` of its moves, played unless
+    /// `within` worse.
+    pub fn at(rank: Rank, within: f32, share: f32) -> Impression {
         Impression {
             kyu: f64::from(rank.kyu()),
             within,
+            share,
         }
     }
 }
@@ -281,9 +287,10 @@ struct Row {
     /// 13x13, 19x19.
     notices: [f32; 3],
     choice: Choice,
-    /// Plays its first impression unless it is this much worse in win rate than the
-    /// best move read (`Impression`); `None`: the search's move.
-    impression_within: Option<f32>,
+    /// On this share of its moves plays its first impression unless it is this much
+    /// worse in win rate than the best move read (`Impression`: share, within); `None`:
+    /// always the search's move.
+    impression: Option<(f32, f32)>,
     /// Reads the endgame's small fights exactly, resigns hopeless games and passes first
     /// when won: the levels from `normal` up. Weaker ones never resign (RULES.md §8).
     plays_it_out: bool,
@@ -300,8 +307,8 @@ impl Row {
                 reads: self.reads,
                 notices: self.notices,
                 impression: self
-                    .impression_within
-                    .map(|within| Impression::at(self.rank, within)),
+                    .impression
+                    .map(|(share, within)| Impression::at(self.rank, within, share)),
             },
             reads_endgame: self.plays_it_out,
             resign_below: self.plays_it_out.then_some(RESIGN_BELOW),
@@ -320,7 +327,7 @@ const fn row(
     reads: [usize; 3],
     notices_13_19: f32,
     choice: Choice,
-    impression_within: Option<f32>,
+    impression: Option<(f32, f32)>,
     plays_it_out: bool,
 ) -> Row {
     Row {
@@ -331,7 +338,7 @@ const fn row(
         reads,
         notices: [NOTICES, notices_13_19, notices_13_19],
         choice,
-        impression_within,
+        impression,
         plays_it_out,
     }
 }

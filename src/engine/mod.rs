@@ -95,6 +95,9 @@ pub struct Calibration {
     /// How much worse in win rate its first impression may be and still be played
     /// (`levels::Impression`; a negative value: none).
     pub impression_within: Option<f32>,
+    /// The share of its moves on which a rank has a first impression (0 to 1; with
+    /// `impression_within` and no share, every move).
+    pub impression_share: Option<f32>,
 }
 
 impl Calibration {
@@ -111,8 +114,20 @@ impl Calibration {
             Level::Rank(rank),
         ) = (&mut settings.sees, level)
         {
-            if let Some(within) = self.impression_within {
-                *impression = (within >= 0.0).then(|| levels::Impression::at(rank, within));
+            let share = self
+                .impression_share
+                .or(impression.map(|i| i.share))
+                .unwrap_or(1.0);
+            match self.impression_within {
+                Some(within) => {
+                    *impression =
+                        (within >= 0.0).then(|| levels::Impression::at(rank, within, share))
+                }
+                None => {
+                    if let Some(impression) = impression {
+                        impression.share = share;
+                    }
+                }
             }
             *notices = self.notices.map_or(*notices, |n| [n; 3]);
             *kyu = self.sees_as.unwrap_or(*kyu);
