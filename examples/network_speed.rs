@@ -3,8 +3,8 @@
 //! Arguments: the network file (`builtin` for the built-in one), seconds per setting,
 //! batches (`1,8`), threads (`1,2`).
 use std::time::Instant;
-use yeoul::knowledge::network::Network;
-use yeoul::knowledge::planes::{InputPlanes, PLANES};
+use yeoul::network::Network;
+use yeoul::network::planes::{InputPlanes, PLANES};
 
 fn list(arg: Option<&String>, default: &str) -> Vec<usize> {
     arg.map_or(default, String::as_str)

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod gtp;
 pub mod knowledge;
 pub mod match_runner;
+pub mod network;
 pub mod referee;
 pub mod rules;
 pub mod search;

@@ -309,7 +309,7 @@ fn the_gogui_policy_drawing_shades_and_labels_moves() {
 
 #[test]
 fn at_level_max_the_policy_commands_answer_the_networks_probabilities() {
-    let tiny = yeoul::knowledge::network::Network::load(std::path::Path::new(concat!(
+    let tiny = yeoul::network::Network::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/tiny-net.safetensors"
     )))
@@ -359,7 +359,7 @@ fn at_level_max_the_policy_commands_answer_the_networks_probabilities() {
 
 #[test]
 fn the_network_alone_plays_its_most_probable_move() {
-    let tiny = yeoul::knowledge::network::Network::load(std::path::Path::new(concat!(
+    let tiny = yeoul::network::Network::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/tiny-net.safetensors"
     )))

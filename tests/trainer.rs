@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use yeoul::knowledge::network::Network;
-use yeoul::knowledge::planes::{InputPlanes, history_of_record};
+use yeoul::network::Network;
+use yeoul::network::planes::{InputPlanes, history_of_record};
 use yeoul::rules::{BoardSize, Color, Game, Move, Ruleset};
 use yeoul::train::records;
 

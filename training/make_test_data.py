@@ -1,5 +1,5 @@
 """Writes the test data that checks the engine's forward pass against this trainer's
-(`cargo test`, src/knowledge/network.rs): a tiny network with random weights and biases,
+(`cargo test`, src/network/): a tiny network with random weights and biases,
 random input planes, and the logits and move probabilities JAX computes for them.
 
     python3 training/make_test_data.py tests/data

@@ -1,4 +1,4 @@
-"""The policy network and its file, the one format the engine reads (`src/knowledge/network.rs`).
+"""The policy network and its file, the one format the engine reads (`src/network/`).
 
 A residual tower (Leela Zero's and AlphaGo Zero's shape, without batch normalisation):
 a 3x3 convolution from the input planes to F filters, B residual blocks of two 3x3
@@ -33,13 +33,13 @@ from safetensors.numpy import load_file, safe_open, save_file
 
 FORMAT = "yeoul-policy"
 VERSION = "1"
-# Must match src/knowledge/planes.rs (PLANES, PLANES_VERSION, LEGAL).
+# Must match src/network/planes.rs (PLANES, PLANES_VERSION, LEGAL).
 PLANES = 20
 PLANES_VERSION = 1
 LEGAL_PLANE = 15
 BOARD = 19
 POINTS = BOARD * BOARD
-# The filter counts the engine's forward pass is compiled for (src/knowledge/network.rs).
+# The filter counts the engine's forward pass is compiled for (src/network/).
 FILTERS = (8, 16, 32, 48, 64, 96, 128, 192, 256)
 
 

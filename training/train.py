@@ -56,7 +56,7 @@ def parse_args(argv=None):
     p.add_argument("--num-processes", type=int, default=1)
     p.add_argument("--process-id", type=int, default=0)
     args = p.parse_args(argv)
-    # What the engine's forward pass is compiled for (src/knowledge/network.rs, FILTERS).
+    # What the engine's forward pass is compiled for (src/network/, FILTERS).
     if args.filters not in net.FILTERS or not 0 <= args.blocks <= 64:
         p.error(f"--filters must be one of {net.FILTERS}, --blocks 0 to 64 (what the engine evaluates)")
     return args

@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yeoul::knowledge::network::Network;
-use yeoul::knowledge::planes::{InputPlanes, LEGAL, history_of_moves};
+use yeoul::network::Network;
+use yeoul::network::planes::{InputPlanes, LEGAL, history_of_moves};
 use yeoul::rules::{Board, BoardSize, Color, Point, Suicide};
 
 include!("common_positions.rs");

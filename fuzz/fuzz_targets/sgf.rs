@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yeoul::knowledge::planes::{InputPlanes, history_of_moves};
+use yeoul::network::planes::{InputPlanes, history_of_moves};
 use yeoul::rules::{Color, Ruleset};
 use yeoul::sgf::{Until, game_text, read_game};
 use yeoul::train::{records, replay};

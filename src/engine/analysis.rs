@@ -4,8 +4,8 @@
 use super::memory::tree_nodes;
 use super::{BenchmarkLimit, Engine};
 use crate::knowledge::Recent;
-use crate::knowledge::network::Network;
-use crate::knowledge::planes::{InputPlanes, history_of_record};
+use crate::network::Network;
+use crate::network::planes::{InputPlanes, history_of_record};
 use crate::rules::{BoardSize, Color, Game, Point};
 use crate::search::policy::PlayoutPolicy;
 use crate::search::{Search, SearchParams, SearchResult, SearchStats, ThreadsError};

@@ -19,7 +19,7 @@ pub use levels::{Choice, Level, LevelSettings, Rank, Sight};
 pub use memory::{check_memory, prepare_in_background, tree_nodes};
 
 use crate::knowledge::Model;
-use crate::knowledge::network::Network;
+use crate::network::Network;
 use crate::rules::{BoardSize, Color, Game, Move, Ruleset};
 use crate::search::Search;
 use crate::search::policy::PlayoutPolicy;

@@ -6,8 +6,6 @@
 pub mod features;
 pub mod ladder;
 pub mod model;
-pub mod network;
-pub mod planes;
 pub mod shape;
 
 pub use features::{Position, Recent};

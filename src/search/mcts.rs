@@ -37,7 +37,7 @@ pub struct Context<'a> {
     /// The policy network's priors for the nodes that matter (`None`: not used).
     pub network: Option<&'a Evaluator<'a>>,
     /// The last moves before the root, for the network's input planes.
-    pub root_history: crate::knowledge::planes::History,
+    pub root_history: crate::network::planes::History,
     /// See [`super::SearchParams::root_moves`].
     pub root_moves: Option<Bitboard>,
 }
@@ -55,7 +55,7 @@ pub struct Worker {
     children: Vec<ChildSpec>,
     strengths: Vec<f32>,
     /// Buffers for the network where it rates a node in this thread (made on first use).
-    network_scratch: Option<crate::knowledge::network::Scratch>,
+    network_scratch: Option<crate::network::Scratch>,
     /// Sum over playouts of +1 (black) / -1 (white) ownership per mailbox cell.
     pub ownership: Vec<i32>,
     /// Sum of final margins (Black minus White, komi included).

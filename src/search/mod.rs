@@ -12,8 +12,8 @@ pub mod time;
 pub mod tree;
 
 use crate::knowledge::Model;
-use crate::knowledge::network::Network;
-use crate::knowledge::planes::history_of_record;
+use crate::network::Network;
+use crate::network::planes::history_of_record;
 use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Point, Scoring};
 use mcts::{Context, Worker};
 use network_priors::{Evaluator, NetworkUse};

@@ -6,8 +6,8 @@
 
 use super::priors::PriorWeights;
 use super::tree::{PASS, ROOT, Tree};
-use crate::knowledge::network::{Network, Scratch};
-use crate::knowledge::planes::{History, InputPlanes};
+use crate::network::planes::{History, InputPlanes};
+use crate::network::{Network, Scratch};
 use crate::rules::{Board, Color, Point};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -197,7 +197,7 @@ impl Drop for FinishOnDrop<'_, '_> {
 /// The history at a node: the moves of the tree's descent (`trace`, oldest first, a pass
 /// as point index 0) on top of the root's.
 pub fn history_at(root: &History, trace: &[(Point, Color)]) -> History {
-    let mut history = [None; crate::knowledge::planes::HISTORY];
+    let mut history = [None; crate::network::planes::HISTORY];
     let from_trace = trace
         .iter()
         .rev()
@@ -214,7 +214,7 @@ pub fn history_at(root: &History, trace: &[(Point, Color)]) -> History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::planes::{HISTORY, history_of_record};
+    use crate::network::planes::{HISTORY, history_of_record};
     use crate::rules::Game;
     use crate::rules::{BoardSize, Move, Ruleset};
     use crate::search::policy::PlayoutPolicy;

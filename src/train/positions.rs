@@ -22,7 +22,7 @@
 
 use super::records::{self, ReadReport, Record};
 use super::{bar, draw, replay, split};
-use crate::knowledge::planes::{InputPlanes, PLANES, PLANES_VERSION, history_of_moves};
+use crate::network::planes::{InputPlanes, PLANES, PLANES_VERSION, history_of_moves};
 use crate::rules::BoardSize;
 use rayon::prelude::*;
 use std::fmt;
@@ -207,7 +207,7 @@ fn header(size: BoardSize, per_record: usize, count: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::planes::history_of_record;
+    use crate::network::planes::history_of_record;
     use crate::rules::{Game, Move, Ruleset};
 
     #[test]

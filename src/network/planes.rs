@@ -22,7 +22,9 @@
 //! Points are numbered row by row from the bottom left (`BoardSize::row_major`); bit
 //! `plane * n² + point` of [`InputPlanes`].
 
-use super::features::{self, ATARI, CAPTURE, ESCAPE, NONE, Position, Recent, SELF_ATARI};
+use crate::knowledge::features::{
+    self, ATARI, CAPTURE, ESCAPE, NONE, Position, Recent, SELF_ATARI,
+};
 use crate::rules::{Board, Cell, Color, MAX_POINTS, Move, Point, Suicide};
 
 /// Input planes of the network.
