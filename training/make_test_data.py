@@ -1,6 +1,8 @@
 """Writes the test data that checks the engine's forward pass against this trainer's
 (`cargo test`, src/network/): a tiny network with random weights and biases,
-random input planes, and the logits and move probabilities JAX computes for them.
+random input planes on 9x9, 13x13 and 19x19, and the logits and move probabilities JAX
+computes for them. (tests/data/tiny-net.safetensors and tiny-net-expected.safetensors are
+the version-1 network and its 19x19 outputs, written by this script before version 2.)
 
     python3 training/make_test_data.py tests/data
 """
@@ -28,17 +30,20 @@ def main(out_dir):
         k: np.asarray(v) + (rng.normal(0, 0.1, v.shape).astype(np.float32) if "bias" in k or "conv2" in k else 0)
         for k, v in params.items()
     }
-    net.save(os.path.join(out_dir, "tiny-net.safetensors"), params, "test network: 2 blocks x 8 filters, seed 7")
-    count = 6
-    bits = (rng.random((count, net.PLANES, net.POINTS)) < 0.3).astype(np.uint8)
-    bits[:, net.LEGAL_PLANE, :] = rng.random((count, net.POINTS)) < 0.8
-    x = bits.reshape(count, net.PLANES, net.BOARD, net.BOARD).transpose(0, 2, 3, 1).astype(np.float32)
-    logits = np.asarray(net.logits(params, x), np.float32)
-    probabilities = np.asarray(jax.nn.softmax(net.masked_logits(params, x)), np.float32)
+    net.save(os.path.join(out_dir, "tiny-net-v2.safetensors"), params, "test network: 2 blocks x 8 filters, seed 7")
+    expected = {}
+    for size in (9, 13, 19):
+        count, points = 6, size * size
+        bits = (rng.random((count, net.PLANES, points)) < 0.3).astype(np.uint8)
+        bits[:, net.LEGAL_PLANE, :] = rng.random((count, points)) < 0.8
+        x = bits.reshape(count, net.PLANES, size, size).transpose(0, 2, 3, 1).astype(np.float32)
+        expected[f"planes_{size}"] = bits
+        expected[f"logits_{size}"] = np.asarray(net.logits(params, x), np.float32)
+        expected[f"probabilities_{size}"] = np.asarray(jax.nn.softmax(net.masked_logits(params, x)), np.float32)
     save_file(
-        {"planes": bits, "logits": logits, "probabilities": probabilities},
-        os.path.join(out_dir, "tiny-net-expected.safetensors"),
-        metadata={"note": "planes: (position, plane, row-major point) bits; logits and probabilities from training/net.py"},
+        expected,
+        os.path.join(out_dir, "tiny-net-v2-expected.safetensors"),
+        metadata={"note": "planes_N: (position, plane, row-major point) bits on NxN; logits and probabilities from training/net.py"},
     )
 
 

@@ -2,7 +2,10 @@
 
 A residual tower (Leela Zero's and AlphaGo Zero's shape, without batch normalisation):
 a 3x3 convolution from the input planes to F filters, B residual blocks of two 3x3
-convolutions, and a policy head: a 1x1 convolution to one plane plus a bias per point.
+convolutions, and a policy head: a 1x1 convolution to one plane plus a bias that depends
+only on a point's distance to the nearest edge, so that nothing in the network is tied to
+an absolute point and it evaluates every board size (with the on-board input plane, the
+zero padding beyond the board reads as the edge, as in KataGo's networks).
 Every convolution has a bias and ReLU follows all but the second of each block, which
 ReLU follows after the skip connection is added. Activations are NHWC, rows from the
 bottom of the board as the planes number them.
@@ -16,11 +19,13 @@ The file is safetensors (https://github.com/huggingface/safetensors), float32 te
     blocks.{i}.conv2.weight  [3, 3, F, F]
     blocks.{i}.conv2.bias    [F]
     policy.weight            [F]
-    policy.bias              [N * N]
+    policy.edge_bias         [EDGE_DISTANCES]  (by distance to the nearest edge, 0 to 9)
 
-and metadata: format "yeoul-policy", version "1", planes, planes_version, board_size,
-blocks, filters, note, and crc32: zlib's CRC-32 of the tensors' bytes (little-endian
+and metadata: format "yeoul-policy", version "2", planes, planes_version, board_size (the
+size it was trained on), blocks, filters, note, and crc32: zlib's CRC-32 of the tensors' bytes (little-endian
 float32, row-major) one after another in the order of their names, as 8 hex digits.
+Version 1 had `policy.bias [N * N]`, a bias per point of the one size it was trained on,
+in place of `policy.edge_bias`: `load` and `logits` still read it, `save` writes version 2.
 """
 
 import json
@@ -32,18 +37,20 @@ import numpy as np
 from safetensors.numpy import load_file, safe_open, save_file
 
 FORMAT = "yeoul-policy"
-VERSION = "1"
+VERSION = "2"
 # Must match src/network/planes.rs (PLANES, PLANES_VERSION, LEGAL).
 PLANES = 20
 PLANES_VERSION = 1
 LEGAL_PLANE = 15
 BOARD = 19
 POINTS = BOARD * BOARD
+# Distances to the nearest edge on boards up to 19x19 (the centre of 19x19 is 9 away).
+EDGE_DISTANCES = 10
 # The filter counts the engine's forward pass is compiled for (src/network/).
 FILTERS = (8, 16, 32, 48, 64, 96, 128, 192, 256)
 
 
-def init(key, blocks, filters, planes=PLANES, points=POINTS):
+def init(key, blocks, filters, planes=PLANES):
     """He-initialised weights; the second convolution of each block starts near zero, so
     that the tower starts close to the identity (trains without normalisation)."""
     keys = jax.random.split(key, 2 * blocks + 2)
@@ -62,8 +69,14 @@ def init(key, blocks, filters, planes=PLANES, points=POINTS):
         params[f"blocks.{i}.conv2.weight"] = conv(keys[2 + 2 * i], filters, filters, 0.1)
         params[f"blocks.{i}.conv2.bias"] = jnp.zeros((filters,), jnp.float32)
     params["policy.weight"] = jax.random.normal(keys[-1], (filters,), jnp.float32) * 0.01
-    params["policy.bias"] = jnp.zeros((points,), jnp.float32)
+    params["policy.edge_bias"] = jnp.zeros((EDGE_DISTANCES,), jnp.float32)
     return params
+
+
+def edge_distance(n):
+    """Each point's distance to the nearest edge of an n x n board, row-major."""
+    line = np.minimum(np.arange(n), n - 1 - np.arange(n))
+    return np.minimum(line[:, None], line[None, :]).reshape(-1)
 
 
 def shape_of(params):
@@ -87,8 +100,10 @@ def logits(params, x):
         y = jax.nn.relu(_conv(h, params[f"blocks.{i}.conv1.weight"], params[f"blocks.{i}.conv1.bias"]))
         y = _conv(y, params[f"blocks.{i}.conv2.weight"], params[f"blocks.{i}.conv2.bias"])
         h = jax.nn.relu(h + y)
-    out = jnp.einsum("bhwc,c->bhw", h, params["policy.weight"])
-    return out.reshape(x.shape[0], -1) + params["policy.bias"]
+    out = jnp.einsum("bhwc,c->bhw", h, params["policy.weight"]).reshape(x.shape[0], -1)
+    if "policy.bias" in params:  # version 1: a bias per point of its one size
+        return out + params["policy.bias"]
+    return out + params["policy.edge_bias"][edge_distance(x.shape[1])]
 
 
 def masked_logits(params, x):

@@ -57,7 +57,11 @@ def build(params):
     w = np.asarray(params["policy.weight"]).reshape(1, filters, 1, 1)
     nodes.append(helper.make_node("Conv", [h, const("policy.w", w)], ["head"]))
     nodes.append(helper.make_node("Reshape", ["head", const_int("shape", [-1, net.POINTS], inits)], ["flat"]))
-    nodes.append(helper.make_node("Add", ["flat", const("policy.b", params["policy.bias"])], ["logits"]))
+    if "policy.bias" in params:  # version 1
+        bias = np.asarray(params["policy.bias"])
+    else:  # the same bias a point as training/net.py's logits, on 19x19
+        bias = np.asarray(params["policy.edge_bias"])[net.edge_distance(net.BOARD)]
+    nodes.append(helper.make_node("Add", ["flat", const("policy.b", bias)], ["logits"]))
     graph = helper.make_graph(
         nodes,
         "yeoul-policy",

@@ -1,6 +1,7 @@
 //! The network file (`--net`): arbitrary bytes and mutated real files through the loader.
-//! Either it is refused with a reason, or it loads and is usable: on its board size, the
-//! move probabilities of a position are finite, zero off the legal points, and sum to 1.
+//! Either it is refused with a reason, or it loads and is usable: on its board size (and
+//! on 9x9 too where its head plays every size), the move probabilities of a position are
+//! finite, zero off the legal points, and sum to 1.
 //! Built with `cfg(fuzzing)`, the loader skips the weights' checksum, so that mutated
 //! weights reach the forward pass.
 #![no_main]
@@ -20,6 +21,13 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
+    check(&network);
+    if network.plays_every_size() {
+        check(&network.for_size(9).expect("a network of every size plays 9x9"));
+    }
+});
+
+fn check(network: &Network) {
     let mut scratch = network.scratch(2);
     let positions: Vec<InputPlanes> = sample_boards(network.board_size())
         .iter()
@@ -39,4 +47,4 @@ fuzz_target!(|data: &[u8]| {
         }
         assert!((total - 1.0).abs() < 1e-3, "probabilities sum to {total}");
     }
-});
+}

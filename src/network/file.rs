@@ -3,7 +3,7 @@
 
 use super::forward::{Conv, Tiles};
 use super::planes::{PLANES, PLANES_VERSION};
-use super::{FILTERS, Network};
+use super::{EDGE_DISTANCES, FILTERS, Network, edge_distance};
 use safetensors::{Dtype, SafeTensorError, SafeTensors};
 use std::collections::HashMap;
 use std::fmt;
@@ -12,8 +12,10 @@ use std::sync::{Arc, OnceLock};
 
 /// The `format` the trainer writes in a network file's metadata.
 pub const FORMAT: &str = "yeoul-policy";
-/// The file layout's version this build reads.
-pub const VERSION: &str = "1";
+/// The file layout's version the trainer writes now: the head's bias by distance to the
+/// nearest edge (`policy.edge_bias`). This build reads version 1 too, whose head has a
+/// bias per point of its one size (`policy.bias`).
+pub const VERSION: &str = "2";
 
 /// The network compiled into the binary (`models/policy.safetensors`).
 const BUILTIN: &[u8] = include_bytes!("../../models/policy.safetensors");
@@ -46,7 +48,7 @@ impl fmt::Display for NetworkError {
             NetworkError::NotANetwork(why) => write!(f, "not a yeoul policy network: {why}"),
             NetworkError::UnsupportedVersion(v) => write!(
                 f,
-                "network file version {v:?}; this build reads version {VERSION}"
+                "network file version {v:?}; this build reads versions 1 and {VERSION}"
             ),
             NetworkError::ForeignPlanes { planes, version } => write!(
                 f,
@@ -89,9 +91,11 @@ impl Network {
                 field("format")
             )));
         }
-        if field("version") != VERSION {
-            return Err(NetworkError::UnsupportedVersion(field("version")));
-        }
+        let per_point_bias = match field("version").as_str() {
+            "1" => true,
+            VERSION => false,
+            other => return Err(NetworkError::UnsupportedVersion(other.to_string())),
+        };
         if field("planes") != PLANES.to_string()
             || field("planes_version") != PLANES_VERSION.to_string()
         {
@@ -145,7 +149,15 @@ impl Network {
             ]);
         }
         let policy_weight = read.tensor("policy.weight", &[filters])?;
-        let policy_bias = read.tensor("policy.bias", &[points])?;
+        let (policy_bias, edge_bias) = if per_point_bias {
+            (read.tensor("policy.bias", &[points])?, None)
+        } else {
+            let by_distance = read.tensor("policy.edge_bias", &[EDGE_DISTANCES])?;
+            let bias = (0..points)
+                .map(|p| by_distance[edge_distance(size, p)])
+                .collect();
+            (bias, Some(by_distance.into()))
+        };
         if let Some(extra) = names.iter().find(|n| !read.seen.contains_key(*n)) {
             return Err(NetworkError::Invalid(format!(
                 "an unexpected tensor {extra:?} for {blocks} blocks"
@@ -154,10 +166,11 @@ impl Network {
         Ok(Network {
             size,
             filters,
-            input,
-            blocks: tower,
-            policy_weight,
+            input: Arc::new(input),
+            blocks: tower.into(),
+            policy_weight: policy_weight.into(),
             policy_bias,
+            edge_bias,
             tiles: Tiles::new(size),
             note: field("note"),
         })
@@ -249,19 +262,24 @@ pub fn crc32(crc: u32, bytes: &[u8]) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::TINY;
     use super::super::planes::InputPlanes;
+    use super::super::{TINY, TINY_V2};
     use super::*;
 
     /// The tiny network's file with its header's JSON edited (same length).
     fn with_header(edit: impl Fn(&str) -> String) -> Vec<u8> {
-        let n = u64::from_le_bytes(TINY[..8].try_into().expect("8 bytes")) as usize;
-        let header = std::str::from_utf8(&TINY[8..8 + n]).expect("JSON");
+        with_header_of(TINY, edit)
+    }
+
+    /// The network file `file` with its header's JSON edited (same length).
+    fn with_header_of(file: &[u8], edit: impl Fn(&str) -> String) -> Vec<u8> {
+        let n = u64::from_le_bytes(file[..8].try_into().expect("8 bytes")) as usize;
+        let header = std::str::from_utf8(&file[8..8 + n]).expect("JSON");
         let edited = edit(header);
         assert_eq!(edited.len(), n);
-        let mut bytes = TINY[..8].to_vec();
+        let mut bytes = file[..8].to_vec();
         bytes.extend(edited.as_bytes());
-        bytes.extend(&TINY[8 + n..]);
+        bytes.extend(&file[8 + n..]);
         bytes
     }
 
@@ -305,6 +323,33 @@ mod tests {
             assert!(!e.to_string().is_empty());
         }
         assert!(Network::from_bytes(TINY).is_ok());
+    }
+
+    #[test]
+    fn both_versions_are_read_and_only_version_2_plays_every_size() {
+        let v1 = Network::from_bytes(TINY).expect("version 1");
+        assert!(!v1.plays_every_size());
+        assert_eq!(v1.for_size(19).map(|n| n.board_size()), Some(19));
+        assert!(v1.for_size(9).is_none() && v1.for_size(13).is_none());
+        let v2 = Network::from_bytes(TINY_V2).expect("version 2");
+        assert!(v2.plays_every_size());
+        for size in [2, 5, 9, 13, 19] {
+            let net = v2.for_size(size).expect("every size");
+            assert_eq!(net.board_size(), size);
+            assert_eq!(net.policy_bias.len(), size * size);
+        }
+        assert!(v2.for_size(1).is_none() && v2.for_size(20).is_none());
+        // Each version's head under the other's name is refused, naming the tensor.
+        let v1_as_v2 = with_header(|h| h.replace("\"version\":\"1\"", "\"version\":\"2\""));
+        assert!(
+            matches!(Network::from_bytes(&v1_as_v2), Err(NetworkError::Invalid(m)) if m.contains("policy.edge_bias")),
+        );
+        let v3 = with_header_of(TINY_V2, |h| {
+            h.replace("\"version\":\"2\"", "\"version\":\"3\"")
+        });
+        let error = Network::from_bytes(&v3).expect_err("refused");
+        assert_eq!(error, NetworkError::UnsupportedVersion("3".into()));
+        assert!(error.to_string().contains("versions 1 and 2"), "{error}");
     }
 
     #[test]

@@ -61,6 +61,7 @@ impl Conv {
     }
 }
 
+#[derive(Clone)]
 /// The 2x2 output tiles of the board: for each, the 16 points of its 4x4 input window
 /// and its 4 output points, row by row (`OFF` beyond the edge).
 pub(super) struct Tiles {
@@ -285,17 +286,23 @@ impl Network {
             current,
             None,
         );
-        for [first, second] in &self.blocks {
+        for [first, second] in self.blocks.iter() {
             self.convolve(first, current, &mut work, middle, None);
             self.convolve(second, middle, &mut work, next, Some(current));
             std::mem::swap(&mut current, &mut next);
         }
-        let f = self.filters;
-        for (r, out) in output[..rows].iter_mut().enumerate() {
-            let h = &current[r * f..(r + 1) * f];
+        self.policy_head(current, &mut output[..rows]);
+    }
+
+    /// The head: each point's score from the trunk's output at that point (a 1x1
+    /// convolution) and its bias, for the positions of `output` (row after row).
+    fn policy_head(&self, trunk: &[f32], output: &mut [f32]) {
+        let (f, points) = (self.filters, self.size * self.size);
+        for (r, out) in output.iter_mut().enumerate() {
+            let h = &trunk[r * f..(r + 1) * f];
             *out = h
                 .iter()
-                .zip(&self.policy_weight)
+                .zip(self.policy_weight.iter())
                 .map(|(a, b)| a * b)
                 .sum::<f32>()
                 + self.policy_bias[r % points];
@@ -585,16 +592,24 @@ fn matmul(
 
 #[cfg(test)]
 mod tests {
-    use super::super::TINY;
+    use super::super::{TINY, TINY_V2};
     use super::*;
     use safetensors::SafeTensors;
+    use std::sync::Arc;
 
     const EXPECTED: &[u8] = include_bytes!("../../tests/data/tiny-net-expected.safetensors");
+    const EXPECTED_V2: &[u8] = include_bytes!("../../tests/data/tiny-net-v2-expected.safetensors");
 
-    /// The trainer's inputs and outputs (training/make_test_data.py).
+    /// The trainer's inputs and outputs (training/make_test_data.py) for the version-1
+    /// network.
     fn expected() -> (Vec<InputPlanes>, Vec<f32>, Vec<f32>) {
-        let file = SafeTensors::deserialize(EXPECTED).expect("test data");
-        let bits = file.tensor("planes").expect("planes");
+        expected_in(EXPECTED, "")
+    }
+
+    /// The trainer's inputs and outputs in `data`, tensors named with `suffix`.
+    fn expected_in(data: &[u8], suffix: &str) -> (Vec<InputPlanes>, Vec<f32>, Vec<f32>) {
+        let file = SafeTensors::deserialize(data).expect("test data");
+        let bits = file.tensor(&format!("planes{suffix}")).expect("planes");
         let [count, planes, points] = bits.shape() else {
             panic!("planes of shape {:?}", bits.shape());
         };
@@ -608,7 +623,7 @@ mod tests {
             })
             .collect();
         let floats = |name: &str| -> Vec<f32> {
-            file.tensor(name)
+            file.tensor(&format!("{name}{suffix}"))
                 .expect("tensor")
                 .data()
                 .chunks_exact(4)
@@ -681,6 +696,59 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_network_of_version_2_equals_the_trainers_within_1e_4_on_every_size() {
+        let trained = Network::from_bytes(TINY_V2).expect("the tiny network of version 2");
+        assert!(trained.plays_every_size());
+        for size in [9, 13, 19] {
+            let net = trained.for_size(size).expect("every size");
+            assert_eq!(net.board_size(), size);
+            let (positions, logits, probabilities) = expected_in(EXPECTED_V2, &format!("_{size}"));
+            let points = size * size;
+            let mut one = net.scratch(1);
+            for (k, planes) in positions.iter().enumerate() {
+                let range = k * points..(k + 1) * points;
+                let what = format!("{size}x{size}, position {k}");
+                let ours = net.logits(std::slice::from_ref(planes), &mut one);
+                assert_close(ours, &logits[range.clone()], &what);
+                let ours = net.policy(std::slice::from_ref(planes), &mut one);
+                assert_close(ours, &probabilities[range], &what);
+            }
+            let mut all = net.scratch(positions.len());
+            all.set_threads(2);
+            let what = format!("{size}x{size}, a batch on two threads");
+            assert_close(net.logits(&positions, &mut all), &logits, &what);
+        }
+    }
+
+    #[test]
+    fn the_head_holds_no_absolute_position() {
+        // Fed a trunk output that is the same at every point, a head gives the same score
+        // to points the same distance from the edge: version 2 on every size...
+        let equal_by_distance = |net: &Network| {
+            let (size, points) = (net.size, net.size * net.size);
+            let trunk: Vec<f32> = (0..points * net.filters)
+                .map(|i| 0.5 + 0.1 * (i % net.filters) as f32)
+                .collect();
+            let mut scores = vec![f32::NAN; points];
+            net.policy_head(&trunk, &mut scores);
+            let mut by_distance = [None; super::super::EDGE_DISTANCES];
+            (0..points).all(|p| {
+                let seen =
+                    by_distance[super::super::edge_distance(size, p)].get_or_insert(scores[p]);
+                *seen == scores[p]
+            })
+        };
+        let trained = Network::from_bytes(TINY_V2).expect("the tiny network of version 2");
+        for size in [9, 13, 19] {
+            let net = trained.for_size(size).expect("every size");
+            assert!(equal_by_distance(&net), "{size}x{size}");
+        }
+        // ...and not version 1's bias per point.
+        let per_point = Network::from_bytes(TINY).expect("the tiny network");
+        assert!(!equal_by_distance(&per_point));
+    }
+
     /// The obvious convolution, point by point and tap by tap.
     fn direct(net: &Network, conv: &Conv, src: &[f32], residual: Option<&[f32]>) -> Vec<f32> {
         let n = net.size as i32;
@@ -725,9 +793,9 @@ mod tests {
         let mut out = vec![0.0; 361 * net.filters];
         // On one thread, and on three: the board in bands of 4, 4 and 2 rows of tiles.
         for (conv, src, residual, threads) in [
-            (&net.input, &input, None, 1),
+            (&*net.input, &input, None, 1),
             (&net.blocks[1][1], &hidden, Some(&hidden[..]), 1),
-            (&net.input, &input, None, 3),
+            (&*net.input, &input, None, 3),
             (&net.blocks[1][1], &hidden, Some(&hidden[..]), 3),
         ] {
             out.fill(f32::NAN);
@@ -763,7 +831,8 @@ mod tests {
     #[test]
     fn weights_that_overflow_still_give_a_distribution() {
         let mut net = Network::from_bytes(TINY).expect("the tiny network");
-        for (k, w) in net.policy_weight.iter_mut().enumerate() {
+        let weights = Arc::get_mut(&mut net.policy_weight).expect("not shared");
+        for (k, w) in weights.iter_mut().enumerate() {
             *w = if k % 2 == 0 { f32::MAX } else { -f32::MAX };
         }
         let (positions, _, _) = expected();

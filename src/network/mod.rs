@@ -14,17 +14,35 @@ pub use forward::Scratch;
 
 use forward::{Conv, Tiles};
 use std::fmt;
+use std::sync::Arc;
 
-/// A policy network, read-only once loaded: share it between threads.
+/// A policy network for one board size, read-only once loaded: share it between threads.
+/// A network whose head holds no absolute position (file version 2) gives the same
+/// weights for every other size ([`Network::for_size`]).
+#[derive(Clone)]
 pub struct Network {
     size: usize,
     filters: usize,
-    input: Conv,
-    blocks: Vec<[Conv; 2]>,
-    policy_weight: Vec<f32>,
+    input: Arc<Conv>,
+    blocks: Arc<[[Conv; 2]]>,
+    policy_weight: Arc<[f32]>,
+    /// The head's bias at each point of this size.
     policy_bias: Vec<f32>,
+    /// The head's bias by distance to the nearest edge (version 2), which makes
+    /// `policy_bias` on any size; `None`: a bias per point of the one size (version 1).
+    edge_bias: Option<Arc<[f32]>>,
     tiles: Tiles,
     note: String,
+}
+
+/// Distances to the nearest edge on boards up to 19x19 (the centre of 19x19 is 9 away):
+/// the length of a version-2 head's bias.
+pub const EDGE_DISTANCES: usize = 10;
+
+/// Each point's distance to the nearest edge of a `size` x `size` board, row-major.
+fn edge_distance(size: usize, point: usize) -> usize {
+    let (row, col) = (point / size, point % size);
+    row.min(col).min(size - 1 - row).min(size - 1 - col)
 }
 
 /// The filter counts the forward pass is compiled for (each its own unrolled code).
@@ -44,9 +62,34 @@ impl fmt::Debug for Network {
 }
 
 impl Network {
-    /// The side of the board the network was trained for.
+    /// The side of the board this network evaluates.
     pub fn board_size(&self) -> usize {
         self.size
+    }
+
+    /// Whether its head holds no absolute position, so that it evaluates every size.
+    pub fn plays_every_size(&self) -> bool {
+        self.edge_bias.is_some()
+    }
+
+    /// The network for boards of `size`: this one on its own size; with a head that
+    /// holds no absolute position, the same weights on any size from 2 to 19; else none.
+    pub fn for_size(&self, size: usize) -> Option<Network> {
+        if size == self.size {
+            return Some(self.clone());
+        }
+        let edge_bias = self
+            .edge_bias
+            .as_ref()
+            .filter(|_| (2..=19).contains(&size))?;
+        Some(Network {
+            size,
+            policy_bias: (0..size * size)
+                .map(|p| edge_bias[edge_distance(size, p)])
+                .collect(),
+            tiles: Tiles::new(size),
+            ..self.clone()
+        })
     }
 
     pub fn blocks(&self) -> usize {
@@ -63,6 +106,9 @@ impl Network {
     }
 }
 
-/// The tiny network the trainer's tests make (training/make_test_data.py).
+/// The tiny networks the trainer's tests make (training/make_test_data.py): of version 1
+/// (a bias per point of 19x19) and of version 2 (a bias by distance to the edge).
 #[cfg(test)]
 const TINY: &[u8] = include_bytes!("../../tests/data/tiny-net.safetensors");
+#[cfg(test)]
+const TINY_V2: &[u8] = include_bytes!("../../tests/data/tiny-net-v2.safetensors");

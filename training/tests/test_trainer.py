@@ -109,6 +109,21 @@ class Files(unittest.TestCase):
             with self.assertRaises(ValueError):
                 net.load(path)
 
+    def test_the_head_rates_every_board_size_by_distance_to_the_edge(self):
+        import jax
+
+        params = net.init(jax.random.PRNGKey(0), 1, 4)
+        params["policy.weight"] = np.zeros(4, np.float32)
+        params["policy.edge_bias"] = np.arange(net.EDGE_DISTANCES, dtype=np.float32)
+        for n in (5, 9, 13, 19):
+            x = np.ones((2, n, n, net.PLANES), np.float32)
+            scores = np.asarray(net.logits(params, x))
+            self.assertEqual(scores.shape, (2, n * n))
+            # With no trunk signal, a point's score is its distance to the nearest edge.
+            rows, cols = np.divmod(np.arange(n * n), n)
+            distance = np.minimum(np.minimum(rows, cols), np.minimum(n - 1 - rows, n - 1 - cols))
+            self.assertTrue(np.array_equal(scores[0], distance.astype(np.float32)))
+
     def test_a_positions_file_of_other_planes_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "p.pos")
