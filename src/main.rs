@@ -80,9 +80,18 @@ struct EngineOptions {
     /// No policy network: every level plays with the learned model's priors alone.
     #[arg(long, global = true)]
     no_net: bool,
+    /// The board sizes the network is used on, where it plays them (a network file of
+    /// version 2 plays every size; default: 19, where it is measured to help).
+    #[arg(
+        long,
+        global = true,
+        value_delimiter = ',',
+        help_heading = "Experiments"
+    )]
+    net_sizes: Vec<usize>,
     /// The network alone: its most probable legal move at once, no search (never filling
-    /// an own true eye; a pass when nothing else is left; never resigns). On the board
-    /// size it was trained for; other sizes search as usual.
+    /// an own true eye; a pass when nothing else is left; never resigns). On the sizes
+    /// the network is used on; other sizes search as usual.
     #[arg(long, global = true, conflicts_with = "no_net")]
     net_only: bool,
     /// Visits a node needs before the network rates its children (the root at once).
@@ -151,6 +160,14 @@ impl EngineOptions {
             knowledge: Some(load_model(self.model.as_deref())),
             network: (!self.no_net).then(|| load_network(self.net.as_deref())),
             network_only: self.net_only,
+            network_sizes: if self.net_sizes.is_empty() {
+                yeoul::engine::NETWORK_SIZES
+            } else {
+                // Out of range sizes are refused below.
+                let bit = |n: usize| u32::try_from(n).ok().and_then(|n| 1u32.checked_shl(n));
+                let bits = self.net_sizes.iter().filter_map(|&n| bit(n));
+                bits.fold(0, |all, one| all | one)
+            },
             network_threshold: self.net_threshold.max(1),
             network_inline: self.net_inline,
             hand_priors: self.hand_priors,
@@ -235,6 +252,9 @@ impl EngineOptions {
             .is_some_and(|p| !(0.0..=1.0).contains(&p))
         {
             fail("--impression-share must be 0 to 1");
+        }
+        if self.net_sizes.iter().any(|n| !(2..=19).contains(n)) {
+            fail("--net-sizes takes board sizes from 2 to 19");
         }
         if self.reads == Some(0) {
             fail("--reads must be at least 1");

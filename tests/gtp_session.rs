@@ -392,3 +392,80 @@ fn the_network_alone_plays_its_most_probable_move() {
         answers[5]
     );
 }
+
+/// A GTP session at `max` on 19x19 with the tiny network `file`, used on `sizes`.
+fn network_session(file: &str, sizes: u32, input: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(file);
+    let network = yeoul::network::Network::load(&path).expect("the tiny network");
+    let config = EngineConfig {
+        level: Level::Max,
+        threads: 1,
+        playouts: Some(200),
+        network: Some(std::sync::Arc::new(network)),
+        network_sizes: sizes,
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
+    let mut out = Vec::new();
+    yeoul::gtp::run(engine, Cursor::new(input.as_bytes().to_vec()), &mut out);
+    let out = String::from_utf8(out).expect("UTF-8");
+    out.split("\n\n").map(String::from).collect()
+}
+
+#[test]
+fn a_network_of_every_size_is_used_on_the_sizes_it_is_turned_on_for() {
+    let input = "boardsize 9\nclear_board\nyeoul-gfx_policy\ngenmove b\nyeoul-stats\n\
+                 boardsize 19\nclear_board\nyeoul-gfx_policy\n";
+    let nine_and_nineteen = 1 << 9 | 1 << 19;
+    let answers = network_session("tiny-net-v2.safetensors", nine_and_nineteen, input);
+    assert!(
+        answers[2].contains("\nTEXT policy network: "),
+        "{}",
+        answers[2]
+    );
+    assert!(
+        answers[4].contains("\"network_evaluations\":"),
+        "{}",
+        answers[4]
+    );
+    assert!(
+        !answers[4].contains("\"network_evaluations\":0"),
+        "{}",
+        answers[4]
+    );
+    assert!(
+        answers[7].contains("\nTEXT policy network: "),
+        "{}",
+        answers[7]
+    );
+    // Not on 9x9 unless turned on for it; a network of one size (version 1) never.
+    let answers = network_session("tiny-net-v2.safetensors", 1 << 19, input);
+    assert!(
+        answers[2].contains("\nTEXT learned policy: "),
+        "{}",
+        answers[2]
+    );
+    assert!(
+        answers[4].contains("\"network_evaluations\":0"),
+        "{}",
+        answers[4]
+    );
+    assert!(
+        answers[7].contains("\nTEXT policy network: "),
+        "{}",
+        answers[7]
+    );
+    let answers = network_session("tiny-net.safetensors", nine_and_nineteen, input);
+    assert!(
+        answers[2].contains("\nTEXT learned policy: "),
+        "{}",
+        answers[2]
+    );
+    assert!(
+        answers[7].contains("\nTEXT policy network: "),
+        "{}",
+        answers[7]
+    );
+}

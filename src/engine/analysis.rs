@@ -38,8 +38,7 @@ impl Engine {
 
     /// The network, when there is one for this board size.
     pub(super) fn network_for_board(&self) -> Option<&Network> {
-        let network = self.config.network.as_deref()?;
-        (network.board_size() == self.game.size().get()).then_some(network)
+        self.board_network.as_deref()
     }
 
     /// What [`Engine::policy`] answers from: "policy network" or "learned policy".

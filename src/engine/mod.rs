@@ -56,6 +56,10 @@ pub struct EngineConfig {
     pub knowledge: Option<Arc<Model>>,
     /// The policy network, for the levels that use it (`None`: `--no-net`).
     pub network: Option<Arc<Network>>,
+    /// The board sizes on which the network is used, where it plays them (bit n: n x n):
+    /// by default its trained size; others where a match shows that it helps
+    /// (BENCHMARKS.md "Policy network").
+    pub network_sizes: u32,
     /// Visits a node needs before the network rates its children (the root at once).
     pub network_threshold: u32,
     /// No search: the network's most probable legal move at once, whatever the level
@@ -156,6 +160,7 @@ impl Default for EngineConfig {
             resign: true,
             knowledge: Model::builtin().ok(),
             network: Network::builtin().ok(),
+            network_sizes: NETWORK_SIZES,
             network_threshold: NETWORK_THRESHOLD,
             network_only: false,
             network_inline: false,
@@ -166,6 +171,24 @@ impl Default for EngineConfig {
             arbiter_playouts: None,
             calibration: Calibration::default(),
         }
+    }
+}
+
+/// The sizes on which the network is used by default (bit n: n x n): 19x19, the size the
+/// shipped network was trained and measured on.
+pub const NETWORK_SIZES: u32 = 1 << 19;
+
+/// The network of `config` for boards of `size`, where it plays that size and is used on
+/// it.
+fn network_of_size(config: &EngineConfig, size: BoardSize) -> Option<Arc<Network>> {
+    let network = config.network.as_ref()?;
+    let n = size.get();
+    if config.network_sizes & (1 << n) == 0 {
+        None
+    } else if network.board_size() == n {
+        Some(Arc::clone(network))
+    } else {
+        network.for_size(n).map(Arc::new)
     }
 }
 
@@ -219,6 +242,8 @@ pub enum Decision {
 pub struct Engine {
     game: Game,
     search: Search,
+    /// The network for this board's size, where it plays it and is used on it.
+    board_network: Option<Arc<Network>>,
     config: EngineConfig,
     clocks: [Clock; 2],
     rng: Pcg32,
@@ -244,11 +269,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(size: BoardSize, ruleset: Ruleset, config: EngineConfig) -> Engine {
+        let board_network = network_of_size(&config, size);
         Engine {
             game: Game::new(size, ruleset),
             search: Search::new(playout_policy(&config))
                 .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors))
-                .with_network(config.network.clone()),
+                .with_network(board_network.clone()),
+            board_network,
             rng: Pcg32::seed_from_u64(config.seed),
             read_cache: None,
             judgement_unit_cost: INITIAL_JUDGEMENT_UNIT_COST / config.threads.max(1) as u32,
@@ -274,6 +301,10 @@ impl Engine {
 
     /// Replaces the game (GTP `loadsgf`, a new game).
     pub fn set_game(&mut self, game: Game) {
+        if game.size() != self.game.size() {
+            self.board_network = network_of_size(&self.config, game.size());
+            self.search.set_network(self.board_network.clone());
+        }
         self.game = game;
         self.games_started += 1;
         self.search.clear();

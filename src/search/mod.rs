@@ -194,9 +194,14 @@ impl Search {
 
     /// The same search with a policy network for the searches that ask for it.
     pub fn with_network(mut self, network: Option<Arc<Network>>) -> Search {
+        self.set_network(network);
+        self
+    }
+
+    /// Another network (or none) for the searches to come: a new board size's.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
         self.network = network;
         self.root = None;
-        self
     }
 
     /// The network and how to use it, when the parameters ask and it fits the board.
