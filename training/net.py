@@ -25,7 +25,8 @@ and metadata: format "yeoul-policy", version "2", planes, planes_version, board_
 size it was trained on), blocks, filters, note, and crc32: zlib's CRC-32 of the tensors' bytes (little-endian
 float32, row-major) one after another in the order of their names, as 8 hex digits.
 Version 1 had `policy.bias [N * N]`, a bias per point of the one size it was trained on,
-in place of `policy.edge_bias`: `load` and `logits` still read it, `save` writes version 2.
+in place of `policy.edge_bias`: `load` and `logits` still read it, and `save` writes a
+network with that head (one trained from a version-1 file with `--init`) as version 1.
 """
 
 import json
@@ -117,7 +118,7 @@ def save(path, params, note=""):
     blocks, filters = shape_of(params)
     metadata = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": "1" if "policy.bias" in params else VERSION,
         "planes": str(PLANES),
         "planes_version": str(PLANES_VERSION),
         "board_size": str(BOARD),
@@ -143,6 +144,8 @@ def load(path):
         metadata = f.metadata() or {}
     if metadata.get("format") != FORMAT:
         raise ValueError(f"{path}: not a yeoul policy network")
+    if metadata.get("version") not in ("1", VERSION):
+        raise ValueError(f"{path}: network file version {metadata.get('version')}; this trainer reads 1 and {VERSION}")
     if metadata.get("planes_version") != str(PLANES_VERSION):
         raise ValueError(f"{path}: trained on planes version {metadata.get('planes_version')}")
     tensors = load_file(path)

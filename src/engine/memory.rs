@@ -19,7 +19,12 @@ const THREAD_MARGIN: usize = 1 << 20;
 fn fixed_memory(config: &EngineConfig) -> usize {
     let at_start = memory_at_start(config);
     let threads = config.threads.max(1);
-    let network = config.network.as_deref().map_or(0, |n| {
+    // The buffers of the largest size the network is used on.
+    let largest = (2..=19)
+        .rev()
+        .find(|n| config.network_sizes & (1 << n) != 0);
+    let network = config.network.as_deref().and_then(|n| n.for_size(largest?));
+    let network = network.map_or(0, |n| {
         threads * n.scratch_bytes(1) + n.scratch_bytes(crate::search::network_priors::BATCH)
     });
     at_start + WORKING_MARGIN + THREAD_MARGIN * threads + network

@@ -57,8 +57,8 @@ pub struct EngineConfig {
     /// The policy network, for the levels that use it (`None`: `--no-net`).
     pub network: Option<Arc<Network>>,
     /// The board sizes on which the network is used, where it plays them (bit n: n x n):
-    /// by default its trained size; others where a match shows that it helps
-    /// (BENCHMARKS.md "Policy network").
+    /// 19x19 by default; others where a match shows that it helps (BENCHMARKS.md
+    /// "Policy network").
     pub network_sizes: u32,
     /// Visits a node needs before the network rates its children (the root at once).
     pub network_threshold: u32,

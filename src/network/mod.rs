@@ -112,3 +112,22 @@ impl Network {
 const TINY: &[u8] = include_bytes!("../../tests/data/tiny-net.safetensors");
 #[cfg(test)]
 const TINY_V2: &[u8] = include_bytes!("../../tests/data/tiny-net-v2.safetensors");
+
+#[cfg(test)]
+mod tests {
+    use super::edge_distance;
+
+    #[test]
+    fn the_distance_to_the_edge_is_the_nearest_sides() {
+        // Corners and sides 0, the centre of 19x19 9 and of 9x9 4; row-major points.
+        assert_eq!(edge_distance(19, 0), 0);
+        assert_eq!(edge_distance(19, 18), 0);
+        assert_eq!(edge_distance(19, 19 * 18 + 9), 0);
+        assert_eq!(edge_distance(19, 180), 9);
+        assert_eq!(edge_distance(19, 19 * 3 + 15), 3);
+        assert_eq!(edge_distance(9, 40), 4);
+        assert_eq!(edge_distance(9, 10), 1);
+        assert_eq!(edge_distance(13, 13 * 2 + 11), 1);
+        assert!((0..4).all(|p| edge_distance(2, p) == 0));
+    }
+}

@@ -103,6 +103,14 @@ class Files(unittest.TestCase):
             self.assertEqual(meta["format"], net.FORMAT)
             for k in params:
                 self.assertTrue(np.array_equal(np.asarray(params[k]), np.asarray(loaded[k])))
+            self.assertEqual(meta["version"], "2")
+            # A network with the per-point head of version 1 is saved as version 1.
+            old = dict(params)
+            del old["policy.edge_bias"]
+            old["policy.bias"] = np.zeros(net.POINTS, np.float32)
+            old_path = os.path.join(tmp, "old.safetensors")
+            net.save(old_path, old, "test")
+            self.assertEqual(net.load(old_path)[1]["version"], "1")
             data = bytearray(open(path, "rb").read())
             data[-1] ^= 1
             open(path, "wb").write(bytes(data))
