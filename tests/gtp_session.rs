@@ -393,6 +393,16 @@ fn the_network_alone_plays_its_most_probable_move() {
     );
 }
 
+/// Asserts that GTP answer `k` of `answers` holds `text` (or, with `holds` false, not).
+fn says(answers: &[String], k: usize, text: &str, holds: bool) {
+    assert_eq!(
+        answers[k].contains(text),
+        holds,
+        "{text:?} in {}",
+        answers[k]
+    );
+}
+
 /// A GTP session at `max` on 19x19 with the tiny network `file`, used on `sizes`.
 fn network_session(file: &str, sizes: u32, input: &str) -> Vec<String> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -420,52 +430,16 @@ fn a_network_of_every_size_is_used_on_the_sizes_it_is_turned_on_for() {
                  boardsize 19\nclear_board\nyeoul-gfx_policy\n";
     let nine_and_nineteen = 1 << 9 | 1 << 19;
     let answers = network_session("tiny-net-v2.safetensors", nine_and_nineteen, input);
-    assert!(
-        answers[2].contains("\nTEXT policy network: "),
-        "{}",
-        answers[2]
-    );
-    assert!(
-        answers[4].contains("\"network_evaluations\":"),
-        "{}",
-        answers[4]
-    );
-    assert!(
-        !answers[4].contains("\"network_evaluations\":0"),
-        "{}",
-        answers[4]
-    );
-    assert!(
-        answers[7].contains("\nTEXT policy network: "),
-        "{}",
-        answers[7]
-    );
+    says(&answers, 2, "\nTEXT policy network: ", true);
+    says(&answers, 4, "\"network_evaluations\":", true);
+    says(&answers, 4, "\"network_evaluations\":0", false);
+    says(&answers, 7, "\nTEXT policy network: ", true);
     // Not on 9x9 unless turned on for it; a network of one size (version 1) never.
     let answers = network_session("tiny-net-v2.safetensors", 1 << 19, input);
-    assert!(
-        answers[2].contains("\nTEXT learned policy: "),
-        "{}",
-        answers[2]
-    );
-    assert!(
-        answers[4].contains("\"network_evaluations\":0"),
-        "{}",
-        answers[4]
-    );
-    assert!(
-        answers[7].contains("\nTEXT policy network: "),
-        "{}",
-        answers[7]
-    );
+    says(&answers, 2, "\nTEXT learned policy: ", true);
+    says(&answers, 4, "\"network_evaluations\":0", true);
+    says(&answers, 7, "\nTEXT policy network: ", true);
     let answers = network_session("tiny-net.safetensors", nine_and_nineteen, input);
-    assert!(
-        answers[2].contains("\nTEXT learned policy: "),
-        "{}",
-        answers[2]
-    );
-    assert!(
-        answers[7].contains("\nTEXT policy network: "),
-        "{}",
-        answers[7]
-    );
+    says(&answers, 2, "\nTEXT learned policy: ", true);
+    says(&answers, 7, "\nTEXT policy network: ", true);
 }
