@@ -1,7 +1,8 @@
 //! Evaluations per second of the policy network on the CPU, as
 //! `training/onnx_reference.py` measures ONNX Runtime (scripts/network_bench.sh runs both).
 //! Arguments: the network file (`builtin` for the built-in one), seconds per setting,
-//! batches (`1,8`), threads (`1,2`).
+//! batches (`1,8`), threads (`1,2`), board size (the network's own; a version-2 network
+//! plays any).
 use std::time::Instant;
 use yeoul::network::Network;
 use yeoul::network::planes::{InputPlanes, PLANES};
@@ -22,7 +23,16 @@ fn main() {
     let seconds: f64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3.0);
     let batches = list(args.get(3), "1,8");
     let threads = list(args.get(4), "1,2");
-    let points = net.board_size() * net.board_size();
+    let size = args
+        .get(5)
+        .map_or(net.board_size(), |a| a.parse().expect("a board size"));
+    let Some(net) = net.for_size(size) else {
+        eprintln!(
+            "this network does not play {size}x{size} (a version-1 file plays its own size only)"
+        );
+        std::process::exit(2);
+    };
+    let points = size * size;
     // Random planes, as onnx_reference.py times (the speed does not depend on them).
     let mut state = 3u64;
     let mut random = move || {

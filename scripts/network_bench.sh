@@ -2,20 +2,22 @@
 # The engine's forward pass against ONNX Runtime on the same network, interleaved:
 # batch 1 and 8, 1 and 2 threads (issue 35). Needs a release build of the example
 # (cargo build --release --example network_speed) and training/requirements-bench.txt.
-# Usage: scripts/network_bench.sh NET.safetensors [ROUNDS] [SECONDS]
+# Usage: scripts/network_bench.sh NET.safetensors [ROUNDS] [SECONDS] [SIZE]
+# (SIZE: the board, 19 by default; a version-2 network plays any.)
 # Prints each setting's median positions/s for both, their ratio, and the median and
 # range of the per-round ratios.
 set -eu
-net=${1:?usage: scripts/network_bench.sh NET.safetensors [ROUNDS] [SECONDS]}
+net=${1:?usage: scripts/network_bench.sh NET.safetensors [ROUNDS] [SECONDS] [SIZE]}
 rounds=${2:-5}
 seconds=${3:-3}
+size=${4:-19}
 cd "$(dirname "$0")/.."
-python3 training/onnx_reference.py "$net" --check
+python3 training/onnx_reference.py "$net" --check --size "$size"
 runs=$(mktemp)
 for r in $(seq "$rounds"); do
-  target/release/examples/network_speed "$net" "$seconds" 2>/dev/null |
+  target/release/examples/network_speed "$net" "$seconds" 1,8 1,2 "$size" 2>/dev/null |
     awk -v r="$r" '{print r, "yeoul", $3 "-" $5, $6}' >> "$runs"
-  python3 training/onnx_reference.py "$net" --seconds "$seconds" 2>/dev/null |
+  python3 training/onnx_reference.py "$net" --seconds "$seconds" --size "$size" 2>/dev/null |
     awk -v r="$r" '{print r, "onnxruntime", $3 "-" $5, $6}' >> "$runs"
 done
 python3 - "$runs" <<'PY'

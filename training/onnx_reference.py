@@ -2,6 +2,7 @@
 
     python3 training/onnx_reference.py NET.safetensors --check        # ORT against JAX
     python3 training/onnx_reference.py NET.safetensors --seconds 3    # evaluations/s
+    python3 training/onnx_reference.py NET.safetensors --size 9 ...   # a version-2 network on 9x9
 
 Builds an ONNX graph (NCHW, the layout ORT's convolutions prefer) from the network file,
 checks its logits against training/net.py's on random planes (within 1e-4), and times
@@ -24,8 +25,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import net  # noqa: E402
 
 
-def build(params):
+def build(params, size=net.BOARD):
     blocks, filters = net.shape_of(params)
+    points = size * size
     nodes, inits = [], []
 
     def const(name, value):
@@ -56,17 +58,19 @@ def build(params):
         h = f"h{i + 1}"
     w = np.asarray(params["policy.weight"]).reshape(1, filters, 1, 1)
     nodes.append(helper.make_node("Conv", [h, const("policy.w", w)], ["head"]))
-    nodes.append(helper.make_node("Reshape", ["head", const_int("shape", [-1, net.POINTS], inits)], ["flat"]))
-    if "policy.bias" in params:  # version 1
+    nodes.append(helper.make_node("Reshape", ["head", const_int("shape", [-1, points], inits)], ["flat"]))
+    if "policy.bias" in params:  # version 1: 19x19 only
+        if size != net.BOARD:
+            raise SystemExit(f"a version-1 network plays {net.BOARD}x{net.BOARD} only")
         bias = np.asarray(params["policy.bias"])
-    else:  # the same bias a point as training/net.py's logits, on 19x19
-        bias = np.asarray(params["policy.edge_bias"])[net.edge_distance(net.BOARD)]
+    else:  # the same bias a point as training/net.py's logits
+        bias = np.asarray(params["policy.edge_bias"])[net.edge_distance(size)]
     nodes.append(helper.make_node("Add", ["flat", const("policy.b", bias)], ["logits"]))
     graph = helper.make_graph(
         nodes,
         "yeoul-policy",
-        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", net.PLANES, net.BOARD, net.BOARD])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", net.POINTS])],
+        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", net.PLANES, size, size])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", points])],
         inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -88,13 +92,13 @@ def session(model, threads):
     return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
 
 
-def random_planes(count, seed=3):
+def random_planes(count, size=net.BOARD, seed=3):
     rng = np.random.default_rng(seed)
-    return (rng.random((count, net.PLANES, net.BOARD, net.BOARD)) < 0.3).astype(np.float32)
+    return (rng.random((count, net.PLANES, size, size)) < 0.3).astype(np.float32)
 
 
-def check(params, model):
-    x = random_planes(8)
+def check(params, model, size):
+    x = random_planes(8, size)
     ours = session(model, 1).run(["logits"], {"planes": x})[0]
     theirs = np.asarray(net.logits(params, x.transpose(0, 2, 3, 1)))
     worst = float(np.max(np.abs(ours - theirs)))
@@ -111,19 +115,20 @@ def main():
     p.add_argument("--batches", default="1,8")
     p.add_argument("--threads", default="1,2")
     p.add_argument("--save", help="also write the ONNX file here")
+    p.add_argument("--size", type=int, default=net.BOARD, help="board size (a version-2 network plays any)")
     args = p.parse_args()
     params, _ = net.load(args.net)
     params = {k: np.asarray(v) for k, v in params.items()}
-    model = build(params)
+    model = build(params, args.size)
     if args.save:
         onnx.save(model, args.save)
     if args.check:
-        check(params, model)
+        check(params, model, args.size)
         return
     for threads in (int(t) for t in args.threads.split(",")):
         s = session(model, threads)
         for batch in (int(b) for b in args.batches.split(",")):
-            x = random_planes(batch)
+            x = random_planes(batch, args.size)
             for _ in range(20):
                 s.run(["logits"], {"planes": x})
             runs, started = 0, time.perf_counter()
