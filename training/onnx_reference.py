@@ -26,6 +26,8 @@ import net  # noqa: E402
 
 
 def build(params, size=net.BOARD):
+    if "policy.bias" in params and size != net.BOARD:  # version 1: a bias per point of 19x19
+        raise SystemExit(f"a version-1 network plays {net.BOARD}x{net.BOARD} only")
     blocks, filters = net.shape_of(params)
     points = size * size
     nodes, inits = [], []
@@ -59,9 +61,7 @@ def build(params, size=net.BOARD):
     w = np.asarray(params["policy.weight"]).reshape(1, filters, 1, 1)
     nodes.append(helper.make_node("Conv", [h, const("policy.w", w)], ["head"]))
     nodes.append(helper.make_node("Reshape", ["head", const_int("shape", [-1, points], inits)], ["flat"]))
-    if "policy.bias" in params:  # version 1: 19x19 only
-        if size != net.BOARD:
-            raise SystemExit(f"a version-1 network plays {net.BOARD}x{net.BOARD} only")
+    if "policy.bias" in params:  # version 1
         bias = np.asarray(params["policy.bias"])
     else:  # the same bias a point as training/net.py's logits
         bias = np.asarray(params["policy.edge_bias"])[net.edge_distance(size)]
