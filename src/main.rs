@@ -81,7 +81,7 @@ struct EngineOptions {
     #[arg(long, global = true)]
     no_net: bool,
     /// The board sizes the network is used on, where it plays them (a network file of
-    /// version 2 plays every size; default: 19, where it is measured to help).
+    /// version 2 plays every size; default: 9, 13 and 19, where it is measured to help).
     #[arg(
         long,
         global = true,

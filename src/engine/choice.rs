@@ -1,7 +1,7 @@
 //! How a level picks its move: the moves its rank sees and reads (`seen`), searched, and
 //! among what the search found the best or, at the weakest levels, one nearly as good.
 
-use super::levels::{self, Sight};
+use super::levels::{self, RANKS_SEE_WITH_NETWORK, Sight};
 use super::{Choice, Engine, seen};
 use crate::rules::{Bitboard, Color, Move, Point};
 use crate::search::{SearchParams, SearchResult, ThreadsError};
@@ -241,15 +241,17 @@ impl Engine {
         Some(Reading { read, impression })
     }
 
-    /// The policy a rank sees the board with: the network's on the size it plays, else
-    /// the learned model's, else every move alike; over the legal moves that do not fill
-    /// an own true eye, best first.
+    /// The policy a rank sees the board with: the network's on the sizes the ranks see
+    /// with it ([`RANKS_SEE_WITH_NETWORK`]), else the learned model's, else every move
+    /// alike; over the legal moves that do not fill an own true eye, best first.
     fn seeing_policy(&self, color: Color) -> Vec<(Point, f32)> {
         let game = &self.game;
         let board = game.board();
         let sensible =
             |p: Point| !board.is_true_eye(p, color) && game.is_legal(color, Move::Play(p));
-        let rated = self.policy_from(color, self.network_for_board());
+        let sees_with_network = RANKS_SEE_WITH_NETWORK & (1 << game.size().get()) != 0;
+        let network = self.network_for_board().filter(|_| sees_with_network);
+        let rated = self.policy_from(color, network);
         match rated {
             Some(rated) => rated.into_iter().filter(|&(p, _)| sensible(p)).collect(),
             None => {
@@ -400,6 +402,22 @@ mod seen_tests {
             draw(&mut again)
         });
         assert!(reseeded.into_iter().any(|d| d != first));
+    }
+
+    #[test]
+    fn a_rank_sees_with_the_network_on_19x19_and_with_the_learned_model_on_9x9() {
+        let mut engine = engine("12k".parse().unwrap());
+        let network = engine.network_for_board().expect("the network is on 19x19");
+        let with_network = engine.policy_from(Color::Black, Some(network)).unwrap();
+        let sees = |engine: &Engine| engine.seeing_policy(Color::Black)[..10].to_vec();
+        assert_eq!(sees(&engine), with_network[..10]);
+        // On 9x9 the network is on (for max), yet the rank sees as its ladder was measured.
+        engine.new_game(BoardSize::NINE);
+        assert!(engine.network_for_board().is_some());
+        let learned = engine.policy_from(Color::Black, None).unwrap();
+        let network = engine.network_for_board();
+        assert_ne!(engine.policy_from(Color::Black, network).unwrap(), learned);
+        assert_eq!(sees(&engine), learned[..10]);
     }
 
     /// An engine at `level` on 9x9 that plays its first impression unless `within` worse

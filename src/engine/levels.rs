@@ -199,6 +199,12 @@ pub fn for_size<T: Copy>(column: [T; 3], size: BoardSize) -> T {
     }
 }
 
+/// The sizes on which the ranks see the board with the policy network (bit n: n x n):
+/// 19x19, where their rungs are measured with it; on 9x9 and 13x13 they see with the
+/// learned model, as their ladders there were measured (the network is on there for
+/// `max` alone).
+pub const RANKS_SEE_WITH_NETWORK: u32 = 1 << 19;
+
 /// Which moves a level considers at the root of its search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Sight {

@@ -57,8 +57,8 @@ pub struct EngineConfig {
     /// The policy network, for the levels that use it (`None`: `--no-net`).
     pub network: Option<Arc<Network>>,
     /// The board sizes on which the network is used, where it plays them (bit n: n x n):
-    /// 19x19 by default; others where a match shows that it helps (BENCHMARKS.md
-    /// "Policy network").
+    /// by default 9x9, 13x13 and 19x19, where a match showed that it helps
+    /// ([`NETWORK_SIZES`]).
     pub network_sizes: u32,
     /// Visits a node needs before the network rates its children (the root at once).
     pub network_threshold: u32,
@@ -174,9 +174,10 @@ impl Default for EngineConfig {
     }
 }
 
-/// The sizes on which the network is used by default (bit n: n x n): 19x19, the size the
-/// shipped network was trained and measured on.
-pub const NETWORK_SIZES: u32 = 1 << 19;
+/// The sizes on which `max` uses the network by default (bit n: n x n): 9x9, 13x13 and
+/// 19x19, where `max` with it beat `max` without it (BENCHMARKS.md "The version-2 network
+/// trained"). The ranks see with it on 19x19 only (`levels::RANKS_SEE_WITH_NETWORK`).
+pub const NETWORK_SIZES: u32 = 1 << 9 | 1 << 13 | 1 << 19;
 
 /// The network of `config` for boards of `size`, where it plays that size and is used on
 /// it.
