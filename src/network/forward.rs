@@ -1,7 +1,8 @@
 //! The forward pass. A 3x3 convolution is Winograd's F(2x2, 3x3) (Lavin and Gray 2015):
 //! the board cut into 2x2 output tiles, each tile's 4x4 input window transformed by
-//! additions, 16 matrix products (one per element of the transformed window, by the
-//! `gemm` crate, over every tile of the batch at once) against weights transformed at
+//! additions, 16 matrix products (one per element of the transformed window: where the
+//! CPU has AVX-512, plain loops compiled for it, a block of tiles at a time; elsewhere
+//! the `gemm` crate, over every tile of the batch at once) against weights transformed at
 //! load, and the results transformed back by additions into the output, where bias,
 //! residual and ReLU are added in the same pass: 2.25 times fewer multiplications than a
 //! direct convolution. Nothing is allocated per evaluation: every buffer lives in a
@@ -278,6 +279,7 @@ impl Network {
             threads,
             windows,
             products,
+            kernel: Kernel::detect(),
         };
         self.convolve(
             &self.input,
@@ -347,11 +349,12 @@ impl Network {
         let parts = work.threads.min(all / side).max(1);
         if parts == 1 {
             let rows = 0..all;
-            return self
-                .convolve_rows::<CIN, COUT>(conv, src, residual, rows, windows, products, out, 0);
+            let args = (conv, src, residual, rows, windows, products, out, 0);
+            return self.convolve_rows::<CIN, COUT>(work.kernel, args);
         }
         // Whole rows of tiles to each thread: each writes its own band of the board.
         let band = (all / side).div_ceil(parts) * side;
+        let kernel = work.kernel;
         rayon::scope(|scope| {
             let (mut windows, mut products, mut out) = (windows, products, out);
             let (mut first, mut first_point) = (0, 0);
@@ -363,9 +366,8 @@ impl Network {
                 let (o, o_rest) = out.split_at_mut((end_point - first_point) * COUT);
                 (windows, products, out) = (w_rest, p_rest, o_rest);
                 let start = first_point;
-                scope.spawn(move |_| {
-                    self.convolve_rows::<CIN, COUT>(conv, src, residual, first..end, w, p, o, start)
-                });
+                let args = (conv, src, residual, first..end, w, p, o, start);
+                scope.spawn(move |_| self.convolve_rows::<CIN, COUT>(kernel, args));
                 (first, first_point) = (end, end_point);
             }
         });
@@ -382,17 +384,58 @@ impl Network {
     /// The convolution for the tiles `rows` of the batch (position `row / tiles` and
     /// tile `row % tiles`): their windows and products in `windows` and `products`, their
     /// outputs into `out`, which starts at point `out_start` of the batch.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(unsafe_code)]
     fn convolve_rows<const CIN: usize, const COUT: usize>(
         &self,
-        conv: &Conv,
-        src: &[f32],
-        residual: Option<&[f32]>,
-        rows: std::ops::Range<usize>,
-        windows: &mut [f32],
-        products: &mut [f32],
-        out: &mut [f32],
-        out_start: usize,
+        kernel: Kernel,
+        args: RowsArgs<'_>,
+    ) {
+        match kernel {
+            Kernel::Gemm => self.convolve_rows_with::<CIN, COUT, false>(args),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx512` is chosen only where the CPU has AVX-512F and FMA
+            // (`Kernel::detect`), which is all the function's target features ask.
+            Kernel::Avx512 => unsafe { self.convolve_rows_avx512::<CIN, COUT>(args) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx512 => self.convolve_rows_with::<CIN, COUT, false>(args),
+        }
+    }
+
+    /// [`Network::convolve_rows`] with the products by tiles, all of it compiled for
+    /// AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,fma")]
+    fn convolve_rows_avx512<const CIN: usize, const COUT: usize>(&self, args: RowsArgs<'_>) {
+        self.convolve_rows_with::<CIN, COUT, true>(args)
+    }
+
+    /// [`Network::convolve_rows`], its products by the `gemm` crate over all the rows
+    /// at once or, `BY_TILES`, by [`products_by_tiles`] a block of tiles at a time, whose
+    /// windows and products stay in the cache from transform to product to output
+    /// (inlined into its caller, which says what it is compiled for).
+    #[inline(always)]
+    fn convolve_rows_with<const CIN: usize, const COUT: usize, const BY_TILES: bool>(
+        &self,
+        (conv, src, residual, rows, windows, products, out, out_start): RowsArgs<'_>,
+    ) {
+        if !BY_TILES {
+            let args = (conv, src, residual, rows, windows, products, out, out_start);
+            return self.convolve_tiles::<CIN, COUT, false>(args);
+        }
+        for first in rows.clone().step_by(TILES_A_BLOCK) {
+            let block = first..(first + TILES_A_BLOCK).min(rows.end);
+            let (w, p, o) = (&mut *windows, &mut *products, &mut *out);
+            self.convolve_tiles::<CIN, COUT, true>((
+                conv, src, residual, block, w, p, o, out_start,
+            ));
+        }
+    }
+
+    /// [`Network::convolve_rows_with`] for the tiles `rows`, all at once.
+    #[inline(always)]
+    fn convolve_tiles<const CIN: usize, const COUT: usize, const BY_TILES: bool>(
+        &self,
+        (conv, src, residual, rows, windows, products, out, out_start): RowsArgs<'_>,
     ) {
         let points = self.size * self.size;
         let tiles = &self.tiles;
@@ -411,13 +454,17 @@ impl Network {
             input_window(&d, &mut vectors[i * 16..(i + 1) * 16]);
         }
         // The 16 products, each over every tile of the rows (16 vectors apart).
-        for e in 0..16 {
-            matmul(
-                (&mut products[e * COUT..], 16 * COUT),
-                (&windows[e * CIN..], 16 * CIN),
-                &conv.transformed[e * CIN * COUT..(e + 1) * CIN * COUT],
-                (count, CIN, COUT),
-            );
+        if BY_TILES {
+            products_by_tiles::<CIN, COUT>(windows, products, &conv.transformed, count);
+        } else {
+            for e in 0..16 {
+                matmul(
+                    (&mut products[e * COUT..], 16 * COUT),
+                    (&windows[e * CIN..], 16 * CIN),
+                    &conv.transformed[e * CIN * COUT..(e + 1) * CIN * COUT],
+                    (count, CIN, COUT),
+                );
+            }
         }
         // Outputs Aᵀ m A, plus bias and residual, through ReLU.
         let (products, _) = products.as_chunks::<COUT>();
@@ -439,6 +486,88 @@ impl Network {
                     target[c] = (y[c] + bias[c] + skip[c]).max(0.0);
                 }
             }
+        }
+    }
+}
+
+/// What [`Network::convolve_rows`] works on: the convolution, its source and residual,
+/// the rows of tiles (counted over the batch), the windows and products buffers, the
+/// output and the point of the batch where it starts.
+type RowsArgs<'a> = (
+    &'a Conv,
+    &'a [f32],
+    Option<&'a [f32]>,
+    std::ops::Range<usize>,
+    &'a mut [f32],
+    &'a mut [f32],
+    &'a mut [f32],
+    usize,
+);
+
+/// Tiles a block of [`Network::convolve_rows_with`] takes from transform to output, by
+/// [`products_by_tiles`]: their windows and products (16 KB each at 32 channels) stay in
+/// the first level of cache.
+const TILES_A_BLOCK: usize = 8;
+
+/// Tiles a block of [`products_by_tiles`] multiplies at once: their accumulators and a
+/// row of the weights fit the registers (4 x 2 of AVX-512's 32 at 32 outputs).
+const TILES_AT_ONCE: usize = 4;
+
+/// The 16 products of `count` tiles: `products[16·i + e] = windows[16·i + e] · U_e`, for
+/// each tile `i` and window element `e`, `U_e` the `CIN` x `COUT` matrix `e` of
+/// `transformed`. Four tiles at a time, the outputs in chunks of 32 (or 16, or 8):
+/// plain loops over arrays of known length, which the compiler vectorises for what its
+/// caller is compiled for (no packing, no dispatch: the `gemm` crate's overhead on the
+/// network's small products).
+#[inline(always)]
+fn products_by_tiles<const CIN: usize, const COUT: usize>(
+    windows: &[f32],
+    products: &mut [f32],
+    transformed: &[f32],
+    count: usize,
+) {
+    let (windows, _) = windows.as_chunks::<CIN>();
+    let (products, _) = products.as_chunks_mut::<COUT>();
+    let whole = count - count % TILES_AT_ONCE;
+    for e in 0..16 {
+        let (u, _) = transformed[e * CIN * COUT..(e + 1) * CIN * COUT].as_chunks::<COUT>();
+        for first in (0..whole).step_by(TILES_AT_ONCE) {
+            tiles_product::<CIN, COUT, TILES_AT_ONCE>(windows, products, u, first, e);
+        }
+        for first in whole..count {
+            tiles_product::<CIN, COUT, 1>(windows, products, u, first, e);
+        }
+    }
+}
+
+/// Element `e`'s products of the `N` tiles from `first` (see [`products_by_tiles`]).
+#[inline(always)]
+fn tiles_product<const CIN: usize, const COUT: usize, const N: usize>(
+    windows: &[[f32; CIN]],
+    products: &mut [[f32; COUT]],
+    u: &[[f32; COUT]],
+    first: usize,
+    e: usize,
+) {
+    let chunk = [32, 16, 8]
+        .into_iter()
+        .find(|&w| COUT.is_multiple_of(w))
+        .unwrap_or(1);
+    let a: [&[f32; CIN]; N] = std::array::from_fn(|t| &windows[16 * (first + t) + e]);
+    for start in (0..COUT).step_by(chunk) {
+        let mut sums = [[0.0f32; 32]; N];
+        for k in 0..CIN {
+            let row = &u[k][start..start + chunk];
+            for t in 0..N {
+                let x = a[t][k];
+                for (sum, w) in sums[t][..chunk].iter_mut().zip(row) {
+                    *sum = x.mul_add(*w, *sum);
+                }
+            }
+        }
+        for t in 0..N {
+            let out = &mut products[16 * (first + t) + e][start..start + chunk];
+            out.copy_from_slice(&sums[t][..chunk]);
         }
     }
 }
@@ -542,12 +671,37 @@ struct Work<'a> {
     threads: usize,
     windows: &'a mut [f32],
     products: &'a mut [f32],
+    kernel: Kernel,
+}
+
+/// How a convolution's 16 products are multiplied: by the `gemm` crate (AVX2 and FMA
+/// where the CPU has them, and every CPU), or, where the CPU has AVX-512, by
+/// [`products_by_tiles`] compiled for it, the transforms with it: the `gemm` crate uses
+/// AVX-512 only on a nightly compiler, and ONNX Runtime does use it (BENCHMARKS.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kernel {
+    Gemm,
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest this CPU runs (asked once and cached by the standard library).
+    fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("fma")
+        {
+            return Kernel::Avx512;
+        }
+        Kernel::Gemm
+    }
 }
 
 /// `out = a · b` for `a` (m x k, rows `a_stride` apart), `b` (k x n, row-major) and
 /// `out` (m x n, rows `out_stride` apart).
 ///
-/// The one unsafe call of the crate: the `gemm` crate multiplies 1.3-1.6x as fast as
+/// One of the crate's two unsafe calls (the other runs the AVX-512 code where the CPU
+/// has it, `Network::convolve_rows`): the `gemm` crate multiplies 1.3-1.6x as fast as
 /// `matrixmultiply` (and the safe `ndarray` over it) on the network's shapes on this
 /// project's machine (BENCHMARKS.md), and takes raw pointers. The asserts below are what
 /// makes the call sound: every index it touches lies inside the three slices.
@@ -792,18 +946,24 @@ mod tests {
         let mut scratch = net.scratch(1);
         let mut out = vec![0.0; 361 * net.filters];
         // On one thread, and on three: the board in bands of 4, 4 and 2 rows of tiles.
-        for (conv, src, residual, threads) in [
+        // By the `gemm` crate and by what this CPU runs best (tiles where it has AVX-512).
+        let cases = [
             (&*net.input, &input, None, 1),
             (&net.blocks[1][1], &hidden, Some(&hidden[..]), 1),
             (&*net.input, &input, None, 3),
             (&net.blocks[1][1], &hidden, Some(&hidden[..]), 3),
-        ] {
+        ];
+        let kernels = [Kernel::Gemm, Kernel::detect()];
+        for (kernel, (conv, src, residual, threads)) in
+            kernels.iter().flat_map(|&k| cases.map(|c| (k, c)))
+        {
             out.fill(f32::NAN);
             let mut work = Work {
                 batch: 1,
                 threads,
                 windows: &mut scratch.windows,
                 products: &mut scratch.products,
+                kernel,
             };
             net.convolve(conv, src, &mut work, &mut out, residual);
             assert_close(&out, &direct(&net, conv, src, residual), "a convolution");
