@@ -391,13 +391,13 @@ impl Network {
         args: RowsArgs<'_>,
     ) {
         match kernel {
-            Kernel::Gemm => self.convolve_rows_with::<CIN, COUT, false>(args),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Avx512` is chosen only where the CPU has AVX-512F and FMA
-            // (`Kernel::detect`), which is all the function's target features ask.
-            Kernel::Avx512 => unsafe { self.convolve_rows_avx512::<CIN, COUT>(args) },
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Avx512 => self.convolve_rows_with::<CIN, COUT, false>(args),
+            // SAFETY: the CPU has AVX-512F and FMA (asked again here, whoever made the
+            // `Kernel`: a cached load), which is all the function's target features ask.
+            Kernel::Avx512 if Kernel::detect() == Kernel::Avx512 => unsafe {
+                self.convolve_rows_avx512::<CIN, COUT>(args)
+            },
+            _ => self.convolve_rows_with::<CIN, COUT, false>(args),
         }
     }
 
