@@ -148,7 +148,17 @@ fn favourite_reply(first: &str) -> String {
 /// second's thought.
 fn reused_after_a_second(ponder: bool) -> u64 {
     // A level that sees every move: a rank's candidates are only the moves it reads.
-    let mut args = vec!["--level", "max", "--playouts", "3000", "--threads", "1"];
+    // Without the network, whose priors arrive from a thread of their own and vary the
+    // tree from run to run, and whose favourite reply is not the learned model's.
+    let mut args = vec![
+        "--level",
+        "max",
+        "--playouts",
+        "3000",
+        "--threads",
+        "1",
+        "--no-net",
+    ];
     if ponder {
         args.push("--ponder");
     }
