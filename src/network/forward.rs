@@ -416,12 +416,12 @@ impl Network {
     #[inline(always)]
     fn convolve_rows_with<const CIN: usize, const COUT: usize, const BY_TILES: bool>(
         &self,
-        (conv, src, residual, rows, windows, products, out, out_start): RowsArgs<'_>,
+        args: RowsArgs<'_>,
     ) {
         if !BY_TILES {
-            let args = (conv, src, residual, rows, windows, products, out, out_start);
             return self.convolve_tiles::<CIN, COUT, false>(args);
         }
+        let (conv, src, residual, rows, windows, products, out, out_start) = args;
         for first in rows.clone().step_by(TILES_A_BLOCK) {
             let block = first..(first + TILES_A_BLOCK).min(rows.end);
             let (w, p, o) = (&mut *windows, &mut *products, &mut *out);
