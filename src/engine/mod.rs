@@ -339,6 +339,11 @@ impl Engine {
 
     /// A fresh game of `size` (keeping rule set and komi).
     pub fn new_game(&mut self, size: BoardSize) {
+        // The first game of a process waits here for the model's shape table (built since
+        // start-up): in its first move the wait would take the move's time, or more.
+        if let Some(model) = &self.config.knowledge {
+            model.prepare();
+        }
         let mut game = Game::new(size, self.game.ruleset());
         if let Some(komi) = self.explicit_komi() {
             game.set_komi(komi);

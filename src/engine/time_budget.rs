@@ -191,4 +191,24 @@ mod tests {
         let (result, _) = engine.last_search().expect("a search");
         assert!(result.stats.playouts > 2, "{:?}", result.stats);
     }
+
+    #[test]
+    fn a_new_game_waits_for_the_models_table_so_the_first_move_has_its_time() {
+        let model = crate::knowledge::Model::load(std::path::Path::new("models/yeoul.model"))
+            .expect("the shipped model");
+        let config = EngineConfig {
+            threads: 1,
+            level: Level::EASY,
+            time: Some(Duration::from_millis(50)),
+            knowledge: Some(std::sync::Arc::new(model)),
+            ..EngineConfig::default()
+        };
+        let mut engine = Engine::new(BoardSize::NINE, Ruleset::Chinese, config);
+        engine.new_game(BoardSize::NINE);
+        engine
+            .genmove(Color::Black, &AtomicBool::new(false))
+            .unwrap();
+        let (result, _) = engine.last_search().expect("a search");
+        assert!(result.stats.playouts > 2, "{:?}", result.stats);
+    }
 }
