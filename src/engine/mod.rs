@@ -302,6 +302,12 @@ impl Engine {
 
     /// Replaces the game (GTP `loadsgf`, a new game).
     pub fn set_game(&mut self, game: Game) {
+        // The first game of a process, new or loaded, waits here for the model's shape
+        // table (built since start-up): in its first move the wait would take the move's
+        // time, or more.
+        if let Some(model) = &self.config.knowledge {
+            model.prepare();
+        }
         if game.size() != self.game.size() {
             self.board_network = network_of_size(&self.config, game.size());
             self.search.set_network(self.board_network.clone());
@@ -339,11 +345,6 @@ impl Engine {
 
     /// A fresh game of `size` (keeping rule set and komi).
     pub fn new_game(&mut self, size: BoardSize) {
-        // The first game of a process waits here for the model's shape table (built since
-        // start-up): in its first move the wait would take the move's time, or more.
-        if let Some(model) = &self.config.knowledge {
-            model.prepare();
-        }
         let mut game = Game::new(size, self.game.ruleset());
         if let Some(komi) = self.explicit_komi() {
             game.set_komi(komi);

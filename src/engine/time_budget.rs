@@ -166,17 +166,7 @@ mod tests {
         // The first move of a process may wait for the model's shape table (built in the
         // background at start-up): that wait is the move's time, not more. A fresh model
         // builds its table in the move's first policy, far longer than 50 ms.
-        let model = crate::knowledge::Model::load(std::path::Path::new("models/yeoul.model"))
-            .expect("the shipped model");
-        assert!(!model.is_prepared());
-        let config = EngineConfig {
-            threads: 1,
-            level: Level::EASY,
-            time: Some(Duration::from_millis(50)),
-            knowledge: Some(std::sync::Arc::new(model)),
-            ..EngineConfig::default()
-        };
-        let mut engine = Engine::new(BoardSize::NINE, Ruleset::Chinese, config);
+        let mut engine = easy_on_a_fresh_model();
         engine
             .genmove(Color::Black, &AtomicBool::new(false))
             .unwrap();
@@ -192,10 +182,11 @@ mod tests {
         assert!(result.stats.playouts > 2, "{:?}", result.stats);
     }
 
-    #[test]
-    fn a_new_game_waits_for_the_models_table_so_the_first_move_has_its_time() {
+    /// `easy` on 9x9, 50 ms a move, with a model whose shape table is not built yet.
+    fn easy_on_a_fresh_model() -> Engine {
         let model = crate::knowledge::Model::load(std::path::Path::new("models/yeoul.model"))
             .expect("the shipped model");
+        assert!(!model.is_prepared());
         let config = EngineConfig {
             threads: 1,
             level: Level::EASY,
@@ -203,7 +194,12 @@ mod tests {
             knowledge: Some(std::sync::Arc::new(model)),
             ..EngineConfig::default()
         };
-        let mut engine = Engine::new(BoardSize::NINE, Ruleset::Chinese, config);
+        Engine::new(BoardSize::NINE, Ruleset::Chinese, config)
+    }
+
+    #[test]
+    fn a_new_game_waits_for_the_models_table_so_the_first_move_has_its_time() {
+        let mut engine = easy_on_a_fresh_model();
         engine.new_game(BoardSize::NINE);
         engine
             .genmove(Color::Black, &AtomicBool::new(false))
