@@ -359,11 +359,11 @@ const fn row(
 /// On 13x13 and 19x19 they notice more of what they did not read: noticing only 0.15
 /// better, `hard` won 7 of 30 giving `normal` 3 stones on 13x13 (reading 16 or all it
 /// saw no better) and 5 of 13 even against Pachi on 19x19; noticing whatever its search
-/// found better, 13 of 30 and 20 of 30 (BENCHMARKS.md). On 19x19, `12k`'s playouts put
-/// it on its rung (taking 9 stones from Pachi with its resignation off: 19 of 23 with
-/// 4,000, 21 of 30 with 2,000, 17 of 30 with 1,200, seeing through the version-1
-/// network; through version 2, 8 of 30 with 1,200, below it, and 7 of 10 with 2,000:
-/// its cap is to be set again between them); the rows below it keep their old
+/// found better, 13 of 30 and 20 of 30 (BENCHMARKS.md). On 19x19, `12k`'s playouts set
+/// its rung (taking 9 stones from Pachi with its resignation off: 19 of 23 with 4,000,
+/// 21 of 30 with 2,000, 17 of 30 with 1,200, seeing through the version-1 network;
+/// through version 2, 8 of 30 with 1,200, below the rung, 4 of 10 with 1,500 and 7 of
+/// 10 with 2,000: its cap is to be set again); the rows below it keep their old
 /// ratios to it (0.3 of their old caps), 11k to 9k step evenly in ratio to `normal`'s
 /// 8,000 (`easy`'s rung, 2 stones from `12k`, in BENCHMARKS.md). 18k sees as -8, where it
 /// takes 4 stones from `easy` and wins 19 of 30 (seeing as 5: 0 of 11); 17k to 15k step
