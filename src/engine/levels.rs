@@ -362,10 +362,10 @@ const fn row(
 /// found better, 13 of 30 and 20 of 30 (BENCHMARKS.md). On 19x19, `12k`'s playouts set
 /// its rung (taking 9 stones from Pachi with its resignation off: 19 of 23 with 4,000,
 /// 21 of 30 with 2,000, 17 of 30 with 1,200, seeing through the version-1 network;
-/// through version 2, 8 of 30 with 1,200, below the rung, 4 of 10 with 1,500 and 7 of
-/// 10 with 2,000: its cap is to be set again); the rows below it keep their old
-/// ratios to it (0.3 of their old caps), 11k to 9k step evenly in ratio to `normal`'s
-/// 8,000 (`easy`'s rung, 2 stones from `12k`, in BENCHMARKS.md). 18k sees as -8, where it
+/// through version 2, 8 of 30 with 1,200, below the rung, and 16 of 30 with 1,500,
+/// inside it). The rows below it have 0.3 of the caps they had when `12k` had 4,000
+/// (`easy` takes 2 stones from this `12k` and wins 13 of 30), 11k to 9k step evenly in
+/// ratio to `normal`'s 8,000 (BENCHMARKS.md). 18k sees as -8, where it
 /// takes 4 stones from `easy` and wins 19 of 30 (seeing as 5: 0 of 11); 17k to 15k step
 /// evenly from it to `easy`'s -20. No rank plays its first
 /// impression yet (the calibration's `--impression-within`): the ranks below `normal`
@@ -379,7 +379,7 @@ const TABLE: [Row; 18] = [
     row(15,  300, [ 1_000,  1_200,     780], -17,     [ 7,  7,  7],   0.15,          DRAWS,        None,        false),
     row(14,  300, [ 1_200,  1_500,     900], -20,     [ 8,  8,  8],   0.15,          DRAWS,        None,        false), // easy
     row(13, 1200, [ 1_600,  2_000,   1_050], -20,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
-    row(12, 1200, [ 2_000,  2_500,   1_200], -20,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
+    row(12, 1200, [ 2_000,  2_500,   1_500], -20,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
     row(11, 1200, [ 2_600,  3_000,   1_900], -21,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
     row(10, 1200, [ 3_300,  3_500,   3_000], -21,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
     row( 9, 1200, [ 4_000,  4_000,   4_800], -22,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
