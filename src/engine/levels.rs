@@ -364,8 +364,8 @@ const fn row(
 /// 21 of 30 with 2,000, 17 of 30 with 1,200, seeing through the version-1 network;
 /// through version 2, 8 of 30 with 1,200, below the rung, and 16 of 30 with 1,500,
 /// inside it). The rows below it have 0.3 of the caps they had when `12k` had 4,000
-/// (`easy` takes 2 stones from this `12k` and wins 13 of 30), 11k to 9k step evenly in
-/// ratio to `normal`'s 8,000 (BENCHMARKS.md). 18k sees as -8, where it
+/// (`easy` takes 2 stones from this `12k` and wins 13 of 30); 11k to 9k keep the steps
+/// set from its former 1,200 up to `normal`'s 8,000, not measured (BENCHMARKS.md). 18k sees as -8, where it
 /// takes 4 stones from `easy` and wins 19 of 30 (seeing as 5: 0 of 11); 17k to 15k step
 /// evenly from it to `easy`'s -20. No rank plays its first
 /// impression yet (the calibration's `--impression-within`): the ranks below `normal`
