@@ -360,16 +360,15 @@ const fn row(
 /// better, `hard` won 7 of 30 giving `normal` 3 stones on 13x13 (reading 16 or all it
 /// saw no better) and 5 of 13 even against Pachi on 19x19; noticing whatever its search
 /// found better, 13 of 30 and 20 of 30 (BENCHMARKS.md). On 19x19, `12k`'s playouts set
-/// its rung (taking 9 stones from Pachi with its resignation off: 19 of 23 with 4,000,
-/// 21 of 30 with 2,000, 17 of 30 with 1,200, seeing through the version-1 network;
-/// through version 2, 8 of 30 with 1,200, below the rung, and 16 of 30 with 1,500,
-/// inside it). The rows below it have 0.3 of the caps they had when `12k` had 4,000
-/// (`easy` takes 2 stones from this `12k` and wins 13 of 30); 11k to 9k keep the steps
-/// set from its former 1,200 up to `normal`'s 8,000, not measured (BENCHMARKS.md). 18k sees as -8, where it
-/// takes 4 stones from `easy` and wins 19 of 30 (seeing as 5: 0 of 11); 17k to 15k step
-/// evenly from it to `easy`'s -20. No rank plays its first
-/// impression yet (the calibration's `--impression-within`): the ranks below `normal`
-/// would, once measured against their anchors.
+/// its rung: taking 9 stones from Pachi with its resignation off it wins 16 of 30 with
+/// 1,500 (8 of 30 with 1,200; the earlier caps in BENCHMARKS.md). The rows below it have
+/// 0.3 of the caps they had when `12k` had 4,000 (`easy` takes 2 stones from this `12k`
+/// and wins 13 of 30); 11k to 9k keep the steps set from its former 1,200 up to
+/// `normal`'s 8,000, not measured. 18k sees as -8, where it takes 4 stones from `easy`
+/// and wins 19 of 30 (seeing as 5: 0 of 11); 17k to 15k step evenly from it to `easy`'s
+/// -20. No rank plays its first impression yet (the calibration's
+/// `--impression-within`): the ranks below `normal` would, once measured against their
+/// anchors.
 #[rustfmt::skip]
 const TABLE: [Row; 18] = [
     //  rank  ms   playouts 9x9, 13x13, 19x19  sees as  reads 9x9, 13x13, 19x19  notices on 13, 19  choice  impression  plays it out
