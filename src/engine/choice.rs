@@ -97,8 +97,9 @@ impl Engine {
             .saturating_sub(wide.stats.playouts)
             .max(1);
         // A rank that plays its first impression keeps a tenth of its time to read it.
+        let size = self.game.size();
         let kept = |t: Duration| {
-            if impression.is_some() {
+            if impression.is_some_and(|i| levels::for_size(i.share, size) > 0.0) {
                 t / 10
             } else {
                 Duration::ZERO
@@ -233,7 +234,7 @@ impl Engine {
         let mut read = sight.read(&policy, &order, urgent, seen);
         // Whether it has one on this move is drawn after the order, which stays the same.
         let impression = impression
-            .filter(|i| rng.random::<f32>() < i.share)
+            .filter(|i| rng.random::<f32>() < levels::for_size(i.share, self.game.size()))
             .and_then(|i| seen::impression(i.kyu, &policy, &order, urgent, points));
         if let Some(p) = impression {
             read.insert(p);
@@ -495,6 +496,28 @@ mod seen_tests {
         assert_eq!(had_one(0.0), 0);
         let half = had_one(0.5);
         assert!((10..=30).contains(&half), "{half} of 40");
+    }
+
+    #[test]
+    fn normal_has_a_first_impression_on_a_fifth_of_its_moves_on_19x19_alone() {
+        let had_one = |size: BoardSize| {
+            let config = EngineConfig {
+                level: Level::NORMAL,
+                threads: 1,
+                ..EngineConfig::default()
+            };
+            let mut engine = Engine::new(size, Ruleset::Chinese, config);
+            (0..60)
+                .filter(|&seed| {
+                    engine.set_seed(seed);
+                    engine.impression(Color::Black).is_some()
+                })
+                .count()
+        };
+        assert_eq!(had_one(BoardSize::NINE), 0);
+        assert_eq!(had_one(BoardSize::THIRTEEN), 0);
+        let on_19x19 = had_one(BoardSize::NINETEEN);
+        assert!((4..=22).contains(&on_19x19), "{on_19x19} of 60");
     }
 
     #[test]

@@ -120,8 +120,9 @@ impl Calibration {
         {
             let share = self
                 .impression_share
+                .map(|share| [share; 3])
                 .or(impression.map(|i| i.share))
-                .unwrap_or(1.0);
+                .unwrap_or([1.0; 3]);
             match self.impression_within {
                 Some(within) => {
                     *impression =
