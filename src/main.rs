@@ -148,8 +148,9 @@ struct EngineOptions {
         allow_negative_numbers = true
     )]
     impression_within: Option<f32>,
-    /// The share of its moves on which a rank has a first impression (calibration; 0 to
-    /// 1; with --impression-within alone, every move).
+    /// The share of its moves on which a rank has a first impression, on every size
+    /// (calibration; 0 to 1; with --impression-within alone, the table's share, or every
+    /// move for a rank with none).
     #[arg(long, global = true, help_heading = "Calibrating the levels")]
     impression_share: Option<f32>,
 }

@@ -99,8 +99,9 @@ pub struct Calibration {
     /// How much worse in win rate its first impression may be and still be played
     /// (`levels::Impression`; a negative value: none).
     pub impression_within: Option<f32>,
-    /// The share of its moves on which a rank has a first impression (0 to 1; with
-    /// `impression_within` and no share, every move).
+    /// The share of its moves on which a rank has a first impression, on every size (0
+    /// to 1; with `impression_within` and no share, the table's share, or every move for
+    /// a rank with none).
     pub impression_share: Option<f32>,
 }
 
