@@ -98,12 +98,9 @@ impl Engine {
             .max(1);
         // A rank that plays its first impression keeps a tenth of its time to read it.
         let size = self.game.size();
+        let may_have_one = impression.is_some_and(|i| levels::for_size(i.share, size) > 0.0);
         let kept = |t: Duration| {
-            if impression.is_some_and(|i| levels::for_size(i.share, size) > 0.0) {
-                t / 10
-            } else {
-                Duration::ZERO
-            }
+            if may_have_one { t / 10 } else { Duration::ZERO }
         };
         narrow_params.max_time = params
             .max_time
