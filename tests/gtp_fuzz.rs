@@ -319,3 +319,296 @@ fn random_commands_get_one_framed_answer_and_failures_change_nothing() {
         "{failures} failures of {commands}"
     );
 }
+
+/// Input that arrives as a GUI sends it: each line after its own wait, so that live
+/// analysis and pondering search until the next line comes.
+struct Paced {
+    lines: std::collections::VecDeque<(std::time::Duration, Vec<u8>)>,
+    current: Vec<u8>,
+    at: usize,
+}
+
+impl std::io::Read for Paced {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = std::io::BufRead::fill_buf(self)?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        std::io::BufRead::consume(self, n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Paced {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at == self.current.len()
+            && let Some((wait, line)) = self.lines.pop_front()
+        {
+            std::thread::sleep(wait);
+            self.current = line;
+            self.at = 0;
+        }
+        Ok(&self.current[self.at..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+}
+
+/// Two games `loadsgf` may load: one with set-up stones (AB, AW, PL) and one of moves.
+fn scratch_games() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("yeoul-gtp-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("setup.sgf"),
+        "(;SZ[9]AB[cc][gc][cg]AW[gg][ee]PL[B];B[ec];W[ce])",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("moves.sgf"),
+        "(;SZ[9]KM[6.5];B[ee];W[gc];B[cg];W[eg];B[dc];W[gg])",
+    )
+    .unwrap();
+    dir
+}
+
+/// A scene of the timed sessions, as a GUI plays one: perhaps a new board, a few moves,
+/// live analysis, then a command that changes the board or the rules without a move (or
+/// a move), then a move or analysis asked for either colour, and perhaps a stray command.
+fn timed_scene(rng: &mut Pcg64, size: &mut usize, games: &std::path::Path) -> Vec<String> {
+    let mut scene = Vec::new();
+    if rng.random_bool(0.5) {
+        scene.push(match rng.random_range(0..5) {
+            0..=2 => "clear_board".to_string(),
+            3 => {
+                *size = *[5, 7, 9, 9, 13].choose(rng).unwrap();
+                format!("boardsize {size}")
+            }
+            _ => loadsgf(rng, games),
+        });
+    }
+    // GUIs send the komi with every new game (handicap changes only a default komi).
+    if rng.random_bool(0.5) {
+        scene.push(format!(
+            "komi {}",
+            ["0.5", "6.5", "7.5"].choose(rng).unwrap()
+        ));
+    }
+    for _ in 0..rng.random_range(0..=3) {
+        scene.push(format!("play {} {}", colour(rng), vertex_on(rng, *size)));
+    }
+    if rng.random_bool(0.8) {
+        scene.push(analysis(rng));
+    }
+    scene.push(board_change(rng, size, games));
+    scene.push(match rng.random_range(0..10) {
+        0..=3 => format!("genmove {}", colour(rng)),
+        4..=6 => analysis(rng),
+        7 => format!(
+            "{} {} 5",
+            ["kata-genmove_analyze", "lz-genmove_analyze"]
+                .choose(rng)
+                .unwrap(),
+            colour(rng)
+        ),
+        _ => ["yeoul-gfx_best", "yeoul-gfx_pv", "yeoul-ownership"]
+            .choose(rng)
+            .unwrap()
+            .to_string(),
+    });
+    if rng.random_bool(0.3) {
+        let stray = ["yeoul-stats", "showboard", "yeoul-policy 3", "undo", "name"];
+        scene.push(stray.choose(rng).unwrap().to_string());
+    }
+    scene
+}
+
+fn colour(rng: &mut Pcg64) -> &'static str {
+    ["b", "w"].choose(rng).unwrap()
+}
+
+fn vertex_on(rng: &mut Pcg64, size: usize) -> String {
+    let letters = "ABCDEFGHJKLMNOPQRST";
+    let column = letters.as_bytes()[rng.random_range(0..size)] as char;
+    format!("{column}{}", rng.random_range(1..=size))
+}
+
+/// Live analysis for the side to move or a colour named, at 50 to 300 ms a line.
+fn analysis(rng: &mut Pcg64) -> String {
+    let name = ["kata-analyze", "lz-analyze", "analyze"]
+        .choose(rng)
+        .unwrap();
+    let who = if rng.random_bool(0.5) {
+        colour(rng)
+    } else {
+        ""
+    };
+    let own = if rng.random_bool(0.3) {
+        " ownership true"
+    } else {
+        ""
+    };
+    format!("{name} {who} {}{own}", rng.random_range(5..=30))
+}
+
+fn loadsgf(rng: &mut Pcg64, games: &std::path::Path) -> String {
+    let file = ["setup.sgf", "moves.sgf"].choose(rng).unwrap();
+    let until = [String::new(), format!(" {}", rng.random_range(1..=4))];
+    let until = until.choose(rng).unwrap();
+    format!("loadsgf {}{until}", games.join(file).display())
+}
+
+/// A command that changes the board, the side to move or the rules without a move (or,
+/// now and then, a move).
+fn board_change(rng: &mut Pcg64, size: &mut usize, games: &std::path::Path) -> String {
+    let n = *size;
+    match rng.random_range(0..16) {
+        0 | 1 => {
+            let points: Vec<String> = (0..rng.random_range(2..=5))
+                .map(|_| vertex_on(rng, n))
+                .collect();
+            format!("set_free_handicap {}", points.join(" "))
+        }
+        2 => format!("fixed_handicap {}", rng.random_range(2..=9)),
+        3 => format!("place_free_handicap {}", rng.random_range(2..=9)),
+        4 => {
+            let stones: Vec<String> = (0..rng.random_range(1..=4))
+                .map(|_| format!("{} {}", colour(rng), vertex_on(rng, n)))
+                .collect();
+            format!("gogui-setup {}", stones.join(" "))
+        }
+        5 => format!("gogui-setup_player {}", colour(rng)),
+        6 => loadsgf(rng, games),
+        7 => "undo".to_string(),
+        8 => format!("gg-undo {}", rng.random_range(1..=3)),
+        9 => "clear_board".to_string(),
+        10 => {
+            *size = *[5, 7, 9, 9, 13].choose(rng).unwrap();
+            format!("boardsize {size}")
+        }
+        11 => format!("komi {}", ["0.5", "6.5", "7.5", "-3"].choose(rng).unwrap()),
+        12 => {
+            let name = ["kgs-rules", "yeoul-rules"].choose(rng).unwrap();
+            let rules = ["chinese", "japanese", "aga", "new_zealand", "tromp-taylor"];
+            format!("{name} {}", rules.choose(rng).unwrap())
+        }
+        13 => format!("time_settings {} 5 1", rng.random_range(0..=60)),
+        _ => format!("play {} {}", colour(rng), vertex_on(rng, n)),
+    }
+}
+
+/// Sessions of commands sent with short waits between them, as a GUI sends them: live
+/// analysis and pondering then search the position while set-up commands, moves and
+/// `genmove` for either colour follow. Every command gets one framed answer, a failed one
+/// changes nothing, and the session ends only at the end of its input (no panic).
+///
+/// A longer run: `YEOUL_FUZZ_TIMED_SESSIONS=400 YEOUL_FUZZ_SEED=7 cargo test --release --test gtp_fuzz timed`.
+#[test]
+fn timed_sessions_of_analysis_setup_and_genmove_get_one_answer_each() {
+    let seed = env_number("YEOUL_FUZZ_SEED", 1);
+    let sessions = env_number("YEOUL_FUZZ_TIMED_SESSIONS", TIMED_SESSIONS);
+    let games = scratch_games();
+    let started = std::time::Instant::now();
+    for session in 0..sessions {
+        let mut rng = Pcg64::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(session));
+        let mut size = 9;
+        let mut lines = std::collections::VecDeque::new();
+        let wait = |ms: u64| std::time::Duration::from_millis(ms);
+        lines.push_back((wait(0), b"1 showboard\n2 printsgf\n".to_vec()));
+        let mut sent = Vec::new();
+        let mut commands = Vec::new();
+        while commands.len() < TIMED_COMMANDS {
+            commands.extend(timed_scene(&mut rng, &mut size, &games));
+        }
+        for (k, text) in commands.into_iter().enumerate() {
+            let id = 3 * k as u64 + 3;
+            lines.push_back((wait(0), format!("{id} {text}\n").into_bytes()));
+            // The wait the command (or its analysis) has before the read-back stops it.
+            let pause = if rng.random_bool(0.3) {
+                0
+            } else {
+                rng.random_range(1..=250)
+            };
+            lines.push_back((
+                wait(pause),
+                format!("{} showboard\n{} printsgf\n", id + 1, id + 2).into_bytes(),
+            ));
+            sent.push(text);
+        }
+        let config = EngineConfig {
+            level: Level::EASY,
+            threads: 1 + (session % 2) as usize,
+            playouts: Some(60),
+            seed: session,
+            ponder: session % 3 == 0,
+            arbiter_playouts: Some(40),
+            ..EngineConfig::default()
+        };
+        let engine = Engine::new(BoardSize::new(9).unwrap(), Ruleset::Chinese, config);
+        let input = Paced {
+            lines,
+            current: Vec::new(),
+            at: 0,
+        };
+        let mut out = Vec::new();
+        yeoul::gtp::run(engine, input, &mut out);
+        let out = String::from_utf8(out).expect("GTP output is UTF-8");
+        check_answers(&out, &sent, &format!("seed {seed} session {session}"));
+    }
+    eprintln!(
+        "{sessions} timed sessions of {TIMED_COMMANDS} commands in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    std::fs::remove_dir_all(&games).ok();
+}
+
+/// Timed sessions a test run plays, and commands a session (see BENCHMARKS.md "Tree
+/// reuse and set-up stones": how long the bug of a tree kept for another position took
+/// to find).
+const TIMED_SESSIONS: u64 = 40;
+const TIMED_COMMANDS: usize = 24;
+
+/// Checks the answers of a session whose commands `sent` were each followed by a
+/// `showboard` and a `printsgf`, ids 3k+3, 3k+4, 3k+5 (the first two ids read the state
+/// before the first command): one framed answer each, none an internal error, and a
+/// failure changes nothing.
+fn check_answers(out: &str, sent: &[String], what: &str) {
+    assert!(out.ends_with("\n\n"), "{what}: the last answer is framed");
+    let answers: Vec<&str> = out[..out.len() - 2].split("\n\n").collect();
+    assert_eq!(
+        answers.len(),
+        3 * sent.len() + 2,
+        "{what}: one answer per command"
+    );
+    let framed = regex_lite::Regex::new(r"^([=?])(\d+)( |\n|$)").unwrap();
+    let mut before = (body(answers[0]), body(answers[1]));
+    for (k, text) in sent.iter().enumerate() {
+        let at = 3 * k + 2;
+        for (j, answer) in answers[at..at + 3].iter().enumerate() {
+            let caps = framed
+                .captures(answer)
+                .unwrap_or_else(|| panic!("{what}: badly framed answer to {text:?}: {answer:?}"));
+            assert_eq!(
+                caps[2].parse::<usize>().unwrap(),
+                3 * k + 3 + j,
+                "{what}: {text:?}"
+            );
+        }
+        let (answer, board, sgf) = (answers[at], body(answers[at + 1]), body(answers[at + 2]));
+        assert!(answers[at + 1].starts_with('=') && answers[at + 2].starts_with('='));
+        // The guard against a tree kept for another position answers so: it must never
+        // have to.
+        assert!(
+            !answer.contains("internal error"),
+            "{what}: {text:?} answered {answer:?}"
+        );
+        if answer.starts_with('?') {
+            assert_eq!(
+                (board, sgf),
+                before,
+                "{what}: the failed command {text:?} ({answer:?}) changed the game"
+            );
+        }
+        before = (board, sgf);
+    }
+}

@@ -1,8 +1,14 @@
 //! GTP: the input is a session, one command a line, played through the engine's GTP loop
 //! with a tiny fixed playout budget. After every command the target reads the game back
 //! (`showboard`, `printsgf`) and checks what a GUI relies on: exactly one well-framed
-//! answer per command (`=` or `?`, the id echoed, one empty line after), and a command
-//! answered with `?` leaves the game as it was.
+//! answer per command (`=` or `?`, the id echoed, one empty line after), none an internal
+//! error, and a command answered with `?` leaves the game as it was.
+//!
+//! A line `#wait N` is not sent: the next line arrives N ms later (at most 300, and 2 s
+//! in all), as a GUI's lines do, so that live analysis (`kata-analyze`, `lz-analyze`,
+//! `analyze`) and pondering search until it comes. An input with waits is timed: its
+//! searches run free (not `--deterministic`), so that trees are kept between commands
+//! and analysis, set-up commands and `genmove` for either colour meet as they do in a GUI.
 //!
 //! Lines are sent as GTP's hygiene leaves them. Left out, because they reach outside the
 //! engine: `printsgf FILE` (writes a file), and `yeoul-benchmark` (a budget of up to a
@@ -11,9 +17,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use std::io::Cursor;
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::time::Duration;
 use yeoul::engine::{Engine, EngineConfig, Level};
 use yeoul::rules::{BoardSize, Ruleset};
 
@@ -21,6 +29,50 @@ use yeoul::rules::{BoardSize, Ruleset};
 const READ_BACK: u64 = 1 << 62;
 /// Commands a session: enough for games with captures and ko, few enough to stay fast.
 const MAX_COMMANDS: usize = 48;
+/// The longest wait a `#wait` line asks for, and all of an input's waits together.
+const MAX_WAIT_MS: u64 = 300;
+const MAX_WAITS_MS: u64 = 2_000;
+
+/// The wait a `#wait N` line asks for, in ms.
+fn wait_line(raw: &[u8]) -> Option<u64> {
+    let text = std::str::from_utf8(raw).ok()?.trim();
+    let ms = text.strip_prefix("#wait")?.trim().parse::<u64>().ok()?;
+    Some(ms.min(MAX_WAIT_MS))
+}
+
+/// Input delivered as a GUI sends it: each chunk of lines after its own wait.
+struct Paced {
+    chunks: VecDeque<(Duration, Vec<u8>)>,
+    current: Vec<u8>,
+    at: usize,
+}
+
+impl Read for Paced {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Paced {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at == self.current.len()
+            && let Some((wait, chunk)) = self.chunks.pop_front()
+        {
+            std::thread::sleep(wait);
+            self.current = chunk;
+            self.at = 0;
+        }
+        Ok(&self.current[self.at..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+}
 
 /// A line after GTP's hygiene (control characters but tab dropped, tabs to spaces,
 /// the comment cut), written here again rather than taken from the engine, so that the
@@ -111,10 +163,29 @@ fn framed(answer: &str, id: Option<u64>) -> Option<&str> {
 }
 
 fuzz_target!(|data: &[u8]| {
+    // Chunks of input, each sent after its wait: a command, then (after the wait of the
+    // `#wait` lines that follow it) its read-back.
+    let mut chunks: VecDeque<(Duration, Vec<u8>)> = VecDeque::new();
     let mut input = b"1 showboard\n2 printsgf\n".to_vec();
+    let (mut pause, mut waited) = (0u64, 0u64);
+    let mut timed = false;
     let mut sent: Vec<(String, Option<u64>)> = Vec::new();
     let mut quit = false;
+    // An empty chunk would read as the end of input: nothing is sent, the pause waits on.
+    let mut send = |input: &mut Vec<u8>, pause: &mut u64| {
+        if !input.is_empty() {
+            chunks.push_back((Duration::from_millis(*pause), std::mem::take(input)));
+            *pause = 0;
+        }
+    };
     for raw in data.split(|&b| b == b'\n').take(MAX_COMMANDS) {
+        if let Some(ms) = wait_line(raw) {
+            let ms = ms.min(MAX_WAITS_MS - waited);
+            timed = true;
+            waited += ms;
+            pause += ms;
+            continue;
+        }
         let clean = cleaned(&String::from_utf8_lossy(raw));
         let (id, words) = id_and_words(&clean);
         if words.is_empty() && id.is_none() {
@@ -123,8 +194,13 @@ fuzz_target!(|data: &[u8]| {
             input.push(b'\n');
             continue;
         }
-        let line = match to_send(id, &words) {
-            Send::Nothing => continue,
+        let to_send = to_send(id, &words);
+        if matches!(to_send, Send::Nothing) {
+            continue;
+        }
+        send(&mut input, &mut pause);
+        let line = match to_send {
+            Send::Nothing => unreachable!("skipped above"),
             Send::AsItCame => {
                 input.extend_from_slice(raw);
                 String::from_utf8_lossy(raw).into_owned()
@@ -147,21 +223,29 @@ fuzz_target!(|data: &[u8]| {
             // An id in the read-back range: still one answer, but no read-back after it.
             continue;
         }
+        // The command goes now; its read-back after the waits that follow it.
+        send(&mut input, &mut pause);
         let k = READ_BACK + 2 * sent.len() as u64;
         input.extend_from_slice(format!("{k} showboard\n{} printsgf\n", k + 1).as_bytes());
     }
+    send(&mut input, &mut pause);
     let config = EngineConfig {
         level: Level::EASY,
         threads: 1,
         playouts: Some(30),
-        deterministic: true,
+        deterministic: !timed,
         max_memory_mb: 256,
         arbiter_playouts: Some(40),
         ..EngineConfig::default()
     };
     let engine = Engine::new(BoardSize::new(9).expect("9x9"), Ruleset::Chinese, config);
     let mut out = Vec::new();
-    yeoul::gtp::run(engine, Cursor::new(input), &mut out);
+    let input = Paced {
+        chunks,
+        current: Vec::new(),
+        at: 0,
+    };
+    yeoul::gtp::run(engine, input, &mut out);
     let out = String::from_utf8(out).expect("GTP output is UTF-8");
 
     assert!(out.ends_with("\n\n"), "the last answer is framed: {out:?}");
@@ -184,6 +268,11 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or_else(|| panic!("no answer to {line:?}"));
         framed(answer, *id)
             .unwrap_or_else(|| panic!("answer to {line:?} (id {id:?}) badly framed: {answer:?}"));
+        // What the guard against a tree kept for another position answers: never due.
+        assert!(
+            !answer.contains("internal error"),
+            "{line:?} answered {answer:?}"
+        );
         let is_last = k + 1 == sent.len();
         if quit && is_last || id.is_some_and(|i| i >= READ_BACK) {
             continue;

@@ -2,13 +2,13 @@
 //! benchmark, and the policy the front ends draw.
 
 use super::memory::tree_nodes;
-use super::{BenchmarkLimit, Engine};
+use super::{BenchmarkLimit, Decision, Engine};
 use crate::knowledge::Recent;
 use crate::network::Network;
 use crate::network::planes::{InputPlanes, history_of_record};
 use crate::rules::{BoardSize, Color, Game, Point};
 use crate::search::policy::PlayoutPolicy;
-use crate::search::{Search, SearchParams, SearchResult, SearchStats, ThreadsError};
+use crate::search::{Search, SearchError, SearchParams, SearchResult, SearchStats};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -19,15 +19,17 @@ impl Engine {
         &mut self,
         color: Color,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, ThreadsError> {
+    ) -> Result<SearchResult, SearchError> {
         let params = self.params_for(color);
         self.analyze(color, &params, stop)
     }
 
     /// Whether the search's threads can be started (a pool of them is made now and kept
     /// for the next search): streaming answers check before their header.
-    pub fn threads_ready(&self) -> Result<(), ThreadsError> {
-        crate::search::threads::lease(self.config.threads).map(drop)
+    pub fn threads_ready(&self) -> Result<(), SearchError> {
+        crate::search::threads::lease(self.config.threads)
+            .map(drop)
+            .map_err(SearchError::from)
     }
 
     /// The network, when the level uses it and it fits the board.
@@ -90,21 +92,24 @@ impl Engine {
         ))
     }
 
-    /// Searches for `color` without playing, stoppable through `stop`.
+    /// Searches for `color` without playing, stoppable through `stop`; the search is the
+    /// last one `yeoul-stats` reports.
     fn analyze(
         &mut self,
         color: Color,
         params: &SearchParams,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, ThreadsError> {
-        self.search.run(&self.game, color, params, stop)
+    ) -> Result<SearchResult, SearchError> {
+        let result = self.search.run(&self.game, color, params, stop)?;
+        self.last = Some((result.clone(), Decision::Analysis));
+        Ok(result)
     }
 
     /// Black's expected margin (komi included) after the side to move in `game` plays
     /// `p`, by this engine's search of the position after it, which becomes its game
     /// (`None` when `p` is illegal): a judge's view of a move, for the tools that
     /// measure point loss (`examples/point_loss.rs`).
-    pub fn score_after(&mut self, game: &Game, p: Point) -> Result<Option<f32>, ThreadsError> {
+    pub fn score_after(&mut self, game: &Game, p: Point) -> Result<Option<f32>, SearchError> {
         let color = game.to_move();
         let mut after = game.clone();
         if after.play(color, crate::rules::Move::Play(p)).is_err() {
@@ -122,7 +127,7 @@ impl Engine {
         color: Color,
         interval: Duration,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, ThreadsError> {
+    ) -> Result<SearchResult, SearchError> {
         self.search_step(color, interval, u64::MAX, true, stop)
     }
 
@@ -134,7 +139,7 @@ impl Engine {
         interval: Duration,
         playouts: u64,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, ThreadsError> {
+    ) -> Result<SearchResult, SearchError> {
         self.search_step(color, interval, playouts, false, stop)
     }
 
@@ -147,7 +152,7 @@ impl Engine {
         playouts: u64,
         open: bool,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, ThreadsError> {
+    ) -> Result<SearchResult, SearchError> {
         let mut params = self.params_for(color);
         params.max_time = Some(interval);
         params.max_playouts = playouts;
@@ -190,7 +195,7 @@ impl Engine {
         limit: BenchmarkLimit,
         threads: usize,
         stop: &AtomicBool,
-    ) -> Result<SearchStats, ThreadsError> {
+    ) -> Result<SearchStats, SearchError> {
         let mut params = SearchParams::for_size(size, u64::MAX);
         params.threads = threads;
         params.early_stop = false;

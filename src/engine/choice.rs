@@ -4,7 +4,7 @@
 use super::levels::{self, RANKS_SEE_WITH_NETWORK, Sight};
 use super::{Choice, Engine, seen};
 use crate::rules::{Bitboard, Color, Move, Point};
-use crate::search::{SearchParams, SearchResult, ThreadsError};
+use crate::search::{SearchError, SearchParams, SearchResult};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -71,7 +71,7 @@ impl Engine {
         color: Color,
         params: &SearchParams,
         stop: &AtomicBool,
-    ) -> Result<(SearchResult, bool), ThreadsError> {
+    ) -> Result<(SearchResult, bool), SearchError> {
         let (
             Some(read),
             Sight::AsRank {
@@ -134,7 +134,7 @@ impl Engine {
         first: Point,
         started: Instant,
         stop: &AtomicBool,
-    ) -> Result<(Option<f32>, u64), ThreadsError> {
+    ) -> Result<(Option<f32>, u64), SearchError> {
         let read = result
             .candidates
             .iter()

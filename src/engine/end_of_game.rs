@@ -4,7 +4,7 @@
 use super::{Decision, Engine, Reply};
 use crate::referee::{self, Effort, Judgement};
 use crate::rules::{Color, Game, Move, Point};
-use crate::search::{SearchResult, ThreadsError};
+use crate::search::{SearchError, SearchResult};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,7 @@ impl Engine {
         &mut self,
         color: Color,
         stop: &AtomicBool,
-    ) -> Result<Reply, ThreadsError> {
+    ) -> Result<Reply, SearchError> {
         let started = Instant::now();
         self.judging = Duration::ZERO;
         let limit = self.clocks[color.index()]

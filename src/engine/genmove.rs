@@ -6,7 +6,7 @@ use super::end_of_game::{HOPELESS, answers_an_invasion, inside_settled_area};
 use super::levels::Sight;
 use super::{Decision, Engine, Reply};
 use crate::rules::{BoardSize, Color, Move};
-use crate::search::{SearchParams, SearchResult, SearchStats, ThreadsError};
+use crate::search::{SearchError, SearchParams, SearchResult, SearchStats};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -72,7 +72,7 @@ impl Engine {
 
     /// The move `genmove` would choose, without playing it or counting it towards a
     /// resignation (GTP `reg_genmove`).
-    pub fn choose(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, ThreadsError> {
+    pub fn choose(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, SearchError> {
         let started = Instant::now();
         let mut params = self.params_for(color);
         params.root_moves = self.read_moves(color);
@@ -86,7 +86,7 @@ impl Engine {
 
     /// Chooses a move for `color` and plays it on the game (the game unchanged on an
     /// error).
-    pub fn genmove(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, ThreadsError> {
+    pub fn genmove(&mut self, color: Color, stop: &AtomicBool) -> Result<Reply, SearchError> {
         self.genmove_within(color, stop, None)
     }
 
@@ -96,7 +96,7 @@ impl Engine {
         color: Color,
         stop: &AtomicBool,
         time_cap: Option<Duration>,
-    ) -> Result<Reply, ThreadsError> {
+    ) -> Result<Reply, SearchError> {
         self.judging = Duration::ZERO;
         self.genmove_from(color, stop, time_cap, Instant::now())
     }
@@ -109,7 +109,7 @@ impl Engine {
         stop: &AtomicBool,
         time_cap: Option<Duration>,
         started: Instant,
-    ) -> Result<Reply, ThreadsError> {
+    ) -> Result<Reply, SearchError> {
         let entered = Instant::now();
         let mut params = self.params_for(color);
         params.root_moves = self.read_moves(color);
@@ -127,11 +127,15 @@ impl Engine {
             .elapsed()
             .saturating_sub(thinking)
             .max(self.move_overhead.mul_f64(0.9));
+        let mut reply = reply;
         if let Reply::Move(mv) = reply
             && self.game.play(color, mv).is_err()
         {
-            // The search only proposes legal moves; a pass is the safe answer if not.
-            log::error!("search proposed an illegal move; passing");
+            // The search only proposes legal moves; a pass is the safe answer if not, and
+            // the answer is the move played. The tree is not trusted again.
+            log::error!("the search proposed an illegal move; passing");
+            self.search.clear();
+            reply = Reply::Move(Move::Pass);
             let _ = self.game.play(color, Move::Pass);
         }
         self.clocks[color.index()].charge(started.elapsed());
@@ -155,7 +159,7 @@ impl Engine {
         params: &SearchParams,
         started: Instant,
         stop: &AtomicBool,
-    ) -> Result<(Reply, SearchResult, Decision), ThreadsError> {
+    ) -> Result<(Reply, SearchResult, Decision), SearchError> {
         if self.config.network_only
             && let Some(mv) = self.network_move(color)
         {

@@ -4,18 +4,18 @@
 use super::Engine;
 use crate::referee::{self, Effort, Judgement};
 use crate::rules::{Color, Move, Ruleset, Score};
-use crate::search::ThreadsError;
+use crate::search::SearchError;
 use std::time::{Duration, Instant};
 
 impl Engine {
     /// The arbiter's count of the current position (GTP `final_score`).
-    pub fn final_score(&mut self) -> Result<Score, ThreadsError> {
+    pub fn final_score(&mut self) -> Result<Score, SearchError> {
         Ok(self.judgement()?.score(&self.game))
     }
 
     /// The arbiter's verdict on the current position, kept while the position, rule set
     /// and komi stay the same (so that repeated questions get the same answer cheaply).
-    pub fn judgement(&mut self) -> Result<Judgement, ThreadsError> {
+    pub fn judgement(&mut self) -> Result<Judgement, SearchError> {
         Ok(self
             .judgement_with(None)?
             .expect("a judgement with no deadline always comes"))
@@ -131,7 +131,9 @@ impl Engine {
 
     fn judgement_key(&self) -> JudgementKey {
         JudgementKey {
+            size: self.game.size().get(),
             hash: self.game.board().hash(),
+            ko: self.game.board().ko(),
             to_move: self.game.to_move(),
             ruleset: self.game.ruleset(),
             komi_bits: self.game.komi().to_bits(),
@@ -154,7 +156,7 @@ impl Engine {
     pub(super) fn judgement_with(
         &mut self,
         effort: Option<Effort>,
-    ) -> Result<Option<Judgement>, ThreadsError> {
+    ) -> Result<Option<Judgement>, SearchError> {
         let quick = effort.is_some();
         if let Some(known) = self.known_judgement(quick) {
             return Ok(Some(known));
@@ -202,10 +204,15 @@ pub(super) struct KnownJudgement {
     judgement: Judgement,
 }
 
-/// What a judgement depends on.
+/// What a judgement depends on: the stones (set-up stones too: the hash is of the board,
+/// not the record) with the ko ban, the side to move, the rules and komi. The handicap
+/// and the prisoners are not in it: the count is made from the game at each answer
+/// ([`Judgement::score`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct JudgementKey {
+    size: usize,
     hash: u64,
+    ko: Option<(crate::rules::Point, Color)>,
     to_move: Color,
     ruleset: Ruleset,
     komi_bits: u64,

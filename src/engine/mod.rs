@@ -26,7 +26,7 @@ use crate::search::policy::PlayoutPolicy;
 use crate::search::time::Clock;
 // The engine is the front ends' one door to the search: what they see of it comes from here.
 pub use crate::search::time::TimeControl;
-pub use crate::search::{SearchResult, SearchStats, ThreadsError};
+pub use crate::search::{SearchError, SearchResult, SearchStats};
 use judgement::{INITIAL_JUDGEMENT_UNIT_COST, KnownJudgement};
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
@@ -240,6 +240,8 @@ pub enum Decision {
     LocalReading,
     /// The policy network's most probable move, without search (`--net-only`).
     Network,
+    /// No move: a search for analysis (GoGui's analyze commands, live analysis).
+    Analysis,
 }
 
 pub struct Engine {

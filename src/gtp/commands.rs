@@ -558,6 +558,7 @@ fn stats(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
         "threads": s.threads,
         "network_evaluations": s.network_evaluations,
         "network_dropped": s.network_dropped,
+        "reused_visits": s.reused_visits,
         "best": format_move(size, result.best),
         "winrate": rounded(result.win_rate, 4),
         "score_lead": rounded(result.score_lead, 2),

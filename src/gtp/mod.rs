@@ -47,8 +47,8 @@ impl std::fmt::Display for GtpError {
     }
 }
 
-impl From<crate::engine::ThreadsError> for GtpError {
-    fn from(e: crate::engine::ThreadsError) -> GtpError {
+impl From<crate::engine::SearchError> for GtpError {
+    fn from(e: crate::engine::SearchError) -> GtpError {
         GtpError::Other(e.to_string())
     }
 }

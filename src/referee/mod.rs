@@ -17,9 +17,10 @@ mod shapes;
 use crate::rules::{
     Bitboard, Board, ByColor, CELLS, Color, Game, Move, Point, Score, Scoring, owned_regions,
 };
+use crate::search::SearchError;
 use crate::search::playout::{PlayoutLimits, playout};
 use crate::search::policy::PlayoutPolicy;
-use crate::search::threads::{self, ThreadsError};
+use crate::search::threads;
 use crate::search::{Search, SearchParams};
 use benson::pass_alive;
 use rand::SeedableRng;
@@ -193,7 +194,7 @@ impl Judgement {
 /// board is played on from here by both sides). `None` only when the effort's deadline
 /// comes first: a look cut short is no verdict. All of it runs on one pool of
 /// `effort.threads`; an error when the system will not start them.
-pub fn judge(game: &Game, effort: &Effort) -> Result<Option<Judgement>, ThreadsError> {
+pub fn judge(game: &Game, effort: &Effort) -> Result<Option<Judgement>, SearchError> {
     let pool = threads::lease(effort.threads)?;
     Ok(pool.install(|| judge_with(game, effort, true)))
 }
@@ -710,7 +711,9 @@ fn searched_ownership(
         .deadline
         .map(|d| d.saturating_duration_since(Instant::now()));
     let mut search = Search::new(PlayoutPolicy::heavy());
-    let result = search.run_here(&fresh, first, &params, &AtomicBool::new(false));
+    let result = search
+        .run_here(&fresh, first, &params, &AtomicBool::new(false))
+        .ok()?;
     if result.stats.playouts < effort.playouts {
         return None;
     }

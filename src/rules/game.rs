@@ -42,6 +42,10 @@ struct Snapshot {
     passes: u32,
 }
 
+/// What [`Game::start_key`] gives: the hash of the stones the record starts from,
+/// the side to move then, and the handicap.
+pub type StartKey = (u64, Color, u32);
+
 /// A position set up before the first move: its stones and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -205,6 +209,18 @@ impl Game {
     /// Where the handicap stones are.
     pub fn handicap_points(&self) -> &[Point] {
         &self.handicap
+    }
+
+    /// The position the record starts from, as a key: the hash of its stones (set-up
+    /// and handicap stones: no move puts them there), the side to move then, and the
+    /// handicap (White's bonus under area counting). With the record it fixes every
+    /// position since, and so the history superko reads: what a search tree is kept for.
+    pub fn start_key(&self) -> StartKey {
+        let (board, to_move) = self
+            .snapshots
+            .first()
+            .map_or((&self.board, self.to_move), |s| (&s.board, s.to_move));
+        (board.hash(), to_move, self.handicap())
     }
 
     /// Moves played since the start, passes included.

@@ -19,7 +19,7 @@ pub use board::{
 };
 pub use color::{ByColor, Color};
 pub use diagram::{DiagramError, parse_diagram, to_diagram};
-pub use game::{CannotUndo, Game, PlayOutcome, Setup};
+pub use game::{CannotUndo, Game, PlayOutcome, Setup, StartKey};
 pub use handicap::{
     HandicapError, check_free_handicap, fixed_handicap_points, max_fixed_handicap,
     max_free_handicap,

@@ -9,6 +9,7 @@ use super::tree::{ChildSpec, PASS, ROOT, Tree};
 use crate::rules::{Bitboard, Board, CELLS, Color, Game, Point, Scoring, owned_regions};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Read-only facts every simulation of one search shares.
 pub struct Context<'a> {
@@ -40,6 +41,9 @@ pub struct Context<'a> {
     pub root_history: crate::network::planes::History,
     /// See [`super::SearchParams::root_moves`].
     pub root_moves: Option<Bitboard>,
+    /// Set when a tree move met a stone ([`super::SearchError::TreeMismatch`]): the
+    /// workers stop.
+    pub tree_mismatch: AtomicBool,
 }
 
 /// Per-thread scratch: nothing here is shared, and nothing is allocated per simulation.
@@ -255,6 +259,12 @@ impl Context<'_> {
                 w.trace.push((Point::from_index(PASS_POINT), color));
             } else {
                 let p = Point::from_index(mv as usize);
+                // A tree kept for another position (which `RootKey` is there to prevent):
+                // stop before the board is corrupted. One load of a cell a tree move.
+                if board.color_at(p).is_some() {
+                    self.tree_mismatch.store(true, Ordering::Relaxed);
+                    return;
+                }
                 board.play_unchecked(p, color);
                 passes = 0;
                 last = Some(p);

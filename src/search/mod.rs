@@ -127,6 +127,9 @@ pub struct SearchStats {
     /// Positions the policy network rated, and requests dropped for a full queue.
     pub network_evaluations: u64,
     pub network_dropped: u64,
+    /// The visits the root held when the search began: those of the tree kept from the
+    /// searches before (0: a fresh tree).
+    pub reused_visits: u32,
 }
 
 impl SearchStats {
@@ -159,13 +162,88 @@ impl SearchResult {
     }
 }
 
+/// Why a search gave no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// The system would not start the search's threads.
+    Threads(ThreadsError),
+    /// A move of the tree met an occupied point: the tree stood for another position.
+    /// The search stops before the board is corrupted, and the tree is dropped, so that
+    /// the next search starts afresh.
+    TreeMismatch,
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchError::Threads(e) => e.fmt(f),
+            SearchError::TreeMismatch => f.write_str(
+                "internal error: the search tree did not fit the board (dropped; ask again)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl From<ThreadsError> for SearchError {
+    fn from(e: ThreadsError) -> SearchError {
+        SearchError::Threads(e)
+    }
+}
+
+/// What a tree's root stands for: the position, how it was reached, and what its values
+/// were counted with. A tree is reused only from a root equal to the old one, or from a
+/// node the moves played since lead to.
 #[derive(Clone, PartialEq)]
 struct RootKey {
+    /// The board size and [`Game::start_key`]: the position the record starts from (set-up
+    /// and handicap stones, the side to move, the handicap that White's bonus counts).
+    /// With the record it fixes every position since, and so the history superko reads.
+    size: usize,
+    start: crate::rules::StartKey,
     record: Vec<(Color, Move)>,
+    /// The root position itself (stones and the ko ban): implied by the two above, and
+    /// checked too.
+    position: (u64, Option<(Point, Color)>),
+    /// The side to move at the root (GTP may ask either colour).
     color: Color,
     ruleset: crate::rules::Ruleset,
     komi_bits: u64,
     max_nodes: usize,
+}
+
+impl RootKey {
+    fn of(game: &Game, color: Color, params: &SearchParams) -> RootKey {
+        RootKey {
+            size: game.size().get(),
+            start: game.start_key(),
+            record: game.record().to_vec(),
+            position: (game.board().hash(), game.board().ko()),
+            color,
+            ruleset: game.ruleset(),
+            komi_bits: game.komi().to_bits(),
+            max_nodes: params.max_nodes,
+        }
+    }
+
+    /// Everything but the record and the root position: what must be equal for a tree to
+    /// be followed at all.
+    fn same_game(&self, other: &RootKey) -> bool {
+        (
+            self.size,
+            self.start,
+            self.ruleset,
+            self.komi_bits,
+            self.max_nodes,
+        ) == (
+            other.size,
+            other.start,
+            other.ruleset,
+            other.komi_bits,
+            other.max_nodes,
+        )
+    }
 }
 
 /// A search engine that keeps its tree between moves.
@@ -176,8 +254,7 @@ pub struct Search {
     /// The policy network, for the searches whose parameters ask for it.
     network: Option<Arc<Network>>,
     tree: Tree,
-    /// What the tree's root stands for: the game record, the side to move, and the rule
-    /// set and komi its values were counted with.
+    /// What the tree's root stands for ([`RootKey`]); `None`: nothing to reuse.
     root: Option<RootKey>,
 }
 
@@ -229,15 +306,9 @@ impl Search {
     }
 
     /// Reuses the subtree of the moves played since the last search when they follow it,
-    /// else starts a fresh tree.
-    fn prepare_tree(&mut self, game: &Game, color: Color, params: &SearchParams) {
-        let key = RootKey {
-            record: game.record().to_vec(),
-            color,
-            ruleset: game.ruleset(),
-            komi_bits: game.komi().to_bits(),
-            max_nodes: params.max_nodes,
-        };
+    /// else starts a fresh tree. Returns the visits the root starts with (0: fresh).
+    fn prepare_tree(&mut self, game: &Game, color: Color, params: &SearchParams) -> u32 {
+        let key = RootKey::of(game, color, params);
         let reused = self.root.as_ref().and_then(|old| self.follow(old, &key));
         self.tree = match reused {
             // The same position again (analysis in steps, genmove after analysis): go on.
@@ -246,16 +317,18 @@ impl Search {
             None => Tree::new(params.max_nodes),
         };
         self.root = Some(key);
+        self.tree.node(ROOT).visits()
     }
 
-    /// The node of the old tree that `new` stands for: the moves played since `old`,
-    /// alternating from the old root's side to move, must all be in the tree.
+    /// The node of the old tree that `new` stands for: the same game (start, rules, komi,
+    /// budget), and the moves played since `old`, alternating from the old root's side to
+    /// move, all in the tree. The old root itself only for the same position.
     fn follow(&self, old: &RootKey, new: &RootKey) -> Option<u32> {
-        if (old.ruleset, old.komi_bits, old.max_nodes)
-            != (new.ruleset, new.komi_bits, new.max_nodes)
-            || !new.record.starts_with(&old.record)
-        {
+        if !old.same_game(new) || !new.record.starts_with(&old.record) {
             return None;
+        }
+        if new.record.len() == old.record.len() {
+            return ((old.position, old.color) == (new.position, new.color)).then_some(ROOT);
         }
         let mut node = ROOT;
         let mut expected = old.color;
@@ -274,16 +347,17 @@ impl Search {
     }
 
     /// Searches the position for `color` until the budget is spent or `stop` is set; an
-    /// error only when the system will not start its threads.
+    /// error when the system will not start its threads, or when the tree turns out to
+    /// stand for another position ([`SearchError::TreeMismatch`]).
     pub fn run(
         &mut self,
         game: &Game,
         color: Color,
         params: &SearchParams,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, ThreadsError> {
+    ) -> Result<SearchResult, SearchError> {
         let pool = threads::lease(params.threads)?;
-        Ok(pool.install(|| self.run_here(game, color, params, stop)))
+        pool.install(|| self.run_here(game, color, params, stop))
     }
 
     /// [`Search::run`] on the rayon pool the caller runs in (inside a lease's `install`:
@@ -294,12 +368,12 @@ impl Search {
         color: Color,
         params: &SearchParams,
         stop: &AtomicBool,
-    ) -> SearchResult {
+    ) -> Result<SearchResult, SearchError> {
         let started = Instant::now();
         if params.deterministic {
             return self.run_deterministic(game, color, params, stop, started);
         }
-        self.prepare_tree(game, color, params);
+        let reused_visits = self.prepare_tree(game, color, params);
         let threads = params.threads.max(1);
         let weights = PriorWeights::for_size(game.size().get());
         let evaluator = self
@@ -314,13 +388,21 @@ impl Search {
             let _finish = evaluator.as_ref().map(network_priors::FinishOnDrop);
             run_workers(&ctx, params, threads, stop, started, params.seed)
         });
+        if ctx.tree_mismatch.load(Ordering::Relaxed) {
+            drop(evaluator);
+            log::error!("a tree move met a stone: the tree stood for another position");
+            self.root = None;
+            self.tree = Tree::new(1);
+            return Err(SearchError::TreeMismatch);
+        }
         let mut result = summarize(&ctx, &[&self.tree], &workers, started);
         result.stats.threads = threads;
+        result.stats.reused_visits = reused_visits;
         if let Some(e) = &evaluator {
             result.stats.network_evaluations = e.evaluated.load(Ordering::Relaxed);
             result.stats.network_dropped = e.dropped.load(Ordering::Relaxed);
         }
-        result
+        Ok(result)
     }
 
     /// Root parallelism with a fixed number of trees: the same answer on any thread count.
@@ -331,7 +413,7 @@ impl Search {
         params: &SearchParams,
         stop: &AtomicBool,
         started: Instant,
-    ) -> SearchResult {
+    ) -> Result<SearchResult, SearchError> {
         const TREES: u64 = 4;
         self.root = None;
         let deadline = params.max_time.map(|t| started + t);
@@ -368,9 +450,15 @@ impl Search {
                     while worker.playouts < budget
                         && !stop.load(Ordering::Relaxed)
                         && !out_of_time()
+                        && !ctx.tree_mismatch.load(Ordering::Relaxed)
                     {
                         ctx.simulate(&mut worker);
                     }
+                    // Fresh trees: a move onto a stone is a bug in the rules or the tree.
+                    assert!(
+                        !ctx.tree_mismatch.load(Ordering::Relaxed),
+                        "a fresh tree met a stone"
+                    );
                     worker
                 })
                 .collect()
@@ -384,7 +472,7 @@ impl Search {
             .flatten()
             .map(|e| e.evaluated.load(Ordering::Relaxed))
             .sum();
-        result
+        Ok(result)
     }
 
     fn context<'a>(
@@ -444,6 +532,7 @@ fn context_for<'a>(
         network,
         root_history: history_of_record(game.record(), color),
         root_moves: params.root_moves,
+        tree_mismatch: AtomicBool::new(false),
     }
 }
 
@@ -478,7 +567,10 @@ fn run_workers(
             .map(|t| {
                 let mut worker = Worker::new(mix(seed, t as u64));
                 loop {
-                    if done.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
+                    if done.load(Ordering::Relaxed)
+                        || stop.load(Ordering::Relaxed)
+                        || ctx.tree_mismatch.load(Ordering::Relaxed)
+                    {
                         break;
                     }
                     let n = started_playouts.fetch_add(1, Ordering::Relaxed);
