@@ -820,6 +820,34 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_that_meets_a_stone_stops_the_search_with_an_error_and_is_dropped() {
+        let size = BoardSize::NINE;
+        let mut params = SearchParams::for_size(size, 2_000);
+        params.threads = 1;
+        let stop = AtomicBool::new(false);
+        let empty = Game::new(size, crate::rules::Ruleset::Chinese);
+        let mut search = Search::new(PlayoutPolicy::heavy());
+        let first = search.run(&empty, Color::Black, &params, &stop).unwrap();
+        assert_eq!(first.stats.reused_visits, 0);
+        // The same position: the tree goes on.
+        let again = search.run(&empty, Color::Black, &params, &stop).unwrap();
+        assert!(again.stats.reused_visits > 0);
+        // Stones on every move the root knows, with the key made to match (as the key of
+        // before this guard did for set-up stones): the descent meets a stone at once.
+        let mut covered = empty.clone();
+        for p in size.all_points().filter(|p| p.index() % 2 == 0) {
+            let _ = covered.play(Color::White, Move::Play(p));
+        }
+        search.root = Some(RootKey::of(&covered, Color::Black, &params));
+        let error = search.run(&covered, Color::Black, &params, &stop);
+        assert_eq!(error.err(), Some(SearchError::TreeMismatch));
+        // Dropped: the next search starts afresh and answers.
+        let after = search.run(&covered, Color::Black, &params, &stop).unwrap();
+        assert_eq!(after.stats.reused_visits, 0);
+        assert!(covered.is_legal(Color::Black, after.best));
+    }
+
+    #[test]
     fn a_restricted_root_chooses_among_its_moves_and_a_stale_set_among_all() {
         let size = BoardSize::NINE;
         let mut game = Game::new(size, crate::rules::Ruleset::Chinese);
