@@ -318,13 +318,23 @@ enum Command {
         #[arg(long, default_value_t = 200_000)]
         validation_positions: usize,
     },
-    /// Writes training positions for the policy network (input planes and the move
-    /// played) from SGF games (files, collections or folders): one file for training, one
-    /// for the held-out games (`training/` reads them).
+    /// Writes training positions for the policy network and its value head (input planes,
+    /// the move played and the game's result) from SGF games (files, collections or
+    /// folders) and the Tygem games: one file for training, one for the held-out games
+    /// (`training/` reads them).
     Positions {
         /// SGF files or folders of them.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "tygem")]
         inputs: Vec<PathBuf>,
+        /// A folder of the Tygem games, unzipped (`scripts/tygem.sh`): month files
+        /// `YYYY-MM` and index files `*.index`, joined by id (repeatable).
+        #[arg(long)]
+        tygem: Vec<PathBuf>,
+        /// Positions a game, one from each of as many equal stretches of it (value
+        /// positions: few a game, far apart); 0: every stone at one rate, up to
+        /// --positions.
+        #[arg(long, default_value_t = 0)]
+        per_game: usize,
         /// Where the training positions go.
         #[arg(long, short)]
         out: PathBuf,
@@ -507,6 +517,8 @@ fn main() {
         }
         Some(Command::Positions {
             inputs,
+            tygem,
+            per_game,
             out,
             validation_out,
             validation_from,
@@ -515,6 +527,8 @@ fn main() {
         }) => {
             let config = PositionsConfig {
                 inputs,
+                tygem,
+                per_game: (per_game > 0).then_some(per_game),
                 validation_from: (validation_from != "none")
                     .then(|| date_argument(&validation_from)),
                 max_positions: positions,

@@ -19,7 +19,7 @@ class Positions:
         fields = np.frombuffer(header[8:32], "<u4")
         version, self.planes, self.planes_version, self.size, record_bytes, _ = (int(x) for x in fields)
         count = int(np.frombuffer(header[32:40], "<u8")[0])
-        if version != 1:
+        if version not in (1, 2):
             raise ValueError(f"{path}: positions format version {version}")
         if planes is not None and (self.planes, self.planes_version) != (planes, planes_version):
             raise ValueError(
@@ -27,15 +27,16 @@ class Positions:
             )
         self.points = self.size * self.size
         packed = (self.planes * self.points + 7) // 8
-        if record_bytes != 4 + packed:
-            raise ValueError(f"{path}: records of {record_bytes} bytes, expected {4 + packed}")
-        self.records = np.memmap(
-            path,
-            dtype=np.dtype([("move", "<u2"), ("number", "<u2"), ("bits", "u1", (packed,))]),
-            mode="r",
-            offset=HEADER_BYTES,
-            shape=(count,),
-        )
+        # Version 2 adds the result for the side to move and the margin in half points.
+        fields = [("move", "<u2"), ("number", "<u2")]
+        if version == 2:
+            fields += [("result", "i1"), ("reserved", "u1"), ("margin", "<i2")]
+        fields.append(("bits", "u1", (packed,)))
+        dtype = np.dtype(fields)
+        if record_bytes != dtype.itemsize:
+            raise ValueError(f"{path}: records of {record_bytes} bytes, expected {dtype.itemsize}")
+        self.version = version
+        self.records = np.memmap(path, dtype=dtype, mode="r", offset=HEADER_BYTES, shape=(count,))
         self.packed_bytes = packed
 
     def __len__(self):
@@ -47,6 +48,15 @@ class Positions:
         device and unpacks it there (`inputs`)."""
         rows = self.records[np.sort(indices)]
         return np.ascontiguousarray(rows["bits"]), rows["move"].astype(np.int32)
+
+    def results(self, indices):
+        """The result for the side to move at `indices` (in file order): 1 won, -1 lost,
+        0 unknown (always 0 in a version-1 file), and the margin in points."""
+        rows = self.records[np.sort(indices)]
+        if self.version < 2:
+            zeros = np.zeros(len(rows), np.float32)
+            return zeros, zeros
+        return rows["result"].astype(np.float32), rows["margin"].astype(np.float32) / 2
 
     def flat(self, indices):
         """Planes as (batch, planes, points) uint8, and moves."""
@@ -98,20 +108,28 @@ def transform(bits, moves, symmetries, size, xp=np):
     return turned, inverse[symmetries, moves]
 
 
-def write(path, bits, moves, numbers=None, planes_version=1):
+def write(path, bits, moves, numbers=None, planes_version=1, results=None, margins=None):
     """Writes positions in `yeoul positions`' format: `bits` (count, planes, points) of 0/1,
-    `moves` row-major points (tests and synthetic sets)."""
+    `moves` row-major points (tests and synthetic sets); with `results` (1, -1 or 0 for
+    the side to move) and `margins` (points), format version 2, else version 1."""
     count, planes, points = bits.shape
     size = int(round(points**0.5))
     packed = np.packbits(bits.reshape(count, -1), axis=1, bitorder="little")
-    record_bytes = 4 + packed.shape[1]
-    numbers = np.zeros(count, np.int64) if numbers is None else numbers
+    version = 1 if results is None else 2
+    fields = [("move", "<u2"), ("number", "<u2")]
+    if version == 2:
+        fields += [("result", "i1"), ("reserved", "u1"), ("margin", "<i2")]
+    fields.append(("bits", "u1", (packed.shape[1],)))
+    records = np.zeros(count, np.dtype(fields))
+    records["move"] = moves
+    records["number"] = np.zeros(count, np.int64) if numbers is None else numbers
+    if version == 2:
+        records["result"] = results
+        margins = np.zeros(count) if margins is None else np.asarray(margins)
+        records["margin"] = np.round(margins * 2).astype(np.int16)
+    records["bits"] = packed
     with open(path, "wb") as f:
         f.write(MAGIC)
-        f.write(np.array([1, planes, planes_version, size, record_bytes, 0], "<u4").tobytes())
+        f.write(np.array([version, planes, planes_version, size, records.dtype.itemsize, 0], "<u4").tobytes())
         f.write(np.array([count], "<u8").tobytes())
-        records = np.zeros(count, np.dtype([("move", "<u2"), ("number", "<u2"), ("bits", "u1", (packed.shape[1],))]))
-        records["move"] = moves
-        records["number"] = numbers
-        records["bits"] = packed
         f.write(records.tobytes())

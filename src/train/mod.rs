@@ -9,6 +9,7 @@
 pub mod mm;
 pub mod positions;
 pub mod records;
+pub mod tygem;
 
 use crate::knowledge::features::{Position, Recent};
 use crate::knowledge::model::{Dictionary, GROUPS, Model, shape_entry};
@@ -555,6 +556,7 @@ mod tests {
                 .map(|d| Record {
                     moves: Vec::new(),
                     date: Some(d.to_string()),
+                    result: None,
                     source: d.to_string(),
                 })
                 .collect()

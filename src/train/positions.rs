@@ -1,14 +1,16 @@
-//! `yeoul positions`: training positions for the policy network. Reads SGF games as
-//! `yeoul train` does (broken records skipped, counted and named), holds out the games
-//! from a date on, draws positions with a seed, and writes each one's input planes
-//! ([`InputPlanes`], the same code that feeds the network in play) and the move played.
+//! `yeoul positions`: training positions for the policy network and its value head. Reads
+//! SGF games as `yeoul train` does (broken records skipped, counted and named) and the
+//! Tygem games (`train::tygem`), holds out the games from a date on, draws positions with
+//! a seed (at a rate over every stone, or a few a game far apart: `per_game`), and writes
+//! each one's input planes ([`InputPlanes`], the same code that feeds the network in
+//! play), the move played and the game's result.
 //!
 //! File format (little-endian), read by `training/positions.py`:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `YEOULPOS` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2; 1 had no result fields) |
 //! | 4 | planes |
 //! | 4 | planes version ([`PLANES_VERSION`]) |
 //! | 4 | board size n |
@@ -17,10 +19,14 @@
 //! | 8 | records |
 //!
 //! then the records: the move played (u16, row-major point `row * n + col` from the bottom
-//! left), the move number in its game (u16, 0 the first move), and the planes packed as
-//! [`InputPlanes::packed`] writes them.
+//! left), the move number in its game (u16, 0 the first move), the result for the side
+//! to move (i8: 1 won, -1 lost, 0 not known or not decided on the board), a reserved
+//! byte (0), the margin for the side to move in half points (i16, komi included; 0 when
+//! the game was not counted), and the planes packed as [`InputPlanes::packed`] writes
+//! them.
 
-use super::records::{self, ReadReport, Record};
+use super::records::{self, Ending, ReadReport, Record};
+use super::tygem::{self, TygemReport};
 use super::{bar, draw, replay, split};
 use crate::network::planes::{InputPlanes, PLANES, PLANES_VERSION, history_of_moves};
 use crate::rules::BoardSize;
@@ -30,18 +36,24 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 8] = b"YEOULPOS";
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 pub const HEADER_BYTES: usize = 40;
 
 /// Bytes of one record on a board of `points` points.
 pub fn record_bytes(points: usize) -> usize {
-    4 + InputPlanes::packed_len(points)
+    8 + InputPlanes::packed_len(points)
 }
 
 /// What an export depends on.
 #[derive(Clone, Debug)]
 pub struct PositionsConfig {
+    /// SGF files or folders of them.
     pub inputs: Vec<PathBuf>,
+    /// Folders (or files) of the Tygem games, unzipped (`train::tygem`).
+    pub tygem: Vec<PathBuf>,
+    /// Positions a game, one from each of as many equal stretches of it (value
+    /// positions: few a game and far apart); `None`: every stone at one rate.
+    pub per_game: Option<usize>,
     /// Games dated on or after this day go to the validation file (see `train`'s split).
     pub validation_from: Option<String>,
     /// Training positions to draw (at most; all when the games hold fewer).
@@ -54,6 +66,7 @@ pub struct PositionsConfig {
 #[derive(Clone, Debug)]
 pub struct PositionsReport {
     pub read: ReadReport,
+    pub tygem: Option<TygemReport>,
     pub training_games: usize,
     pub validation_games: usize,
     pub training_positions: usize,
@@ -63,6 +76,9 @@ pub struct PositionsReport {
 impl fmt::Display for PositionsReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "records: {}", self.read)?;
+        if let Some(tygem) = &self.tygem {
+            writeln!(f, "tygem: {tygem}")?;
+        }
         writeln!(
             f,
             "training: {} games, {} positions; validation: {} games, {} positions",
@@ -100,29 +116,38 @@ pub fn export(
 ) -> Result<PositionsReport, PositionsError> {
     let files = records::sgf_files(&config.inputs);
     let reading = bar(files.len() as u64, "reading");
-    let (games, read) = records::read_records(&files, |_| reading.inc(1));
+    let (mut games, read) = records::read_records(&files, |_| reading.inc(1));
     reading.finish_and_clear();
     log::info!("{read}");
+    let tygem = (!config.tygem.is_empty()).then(|| {
+        let (more, report) = tygem::read_tygem(&config.tygem);
+        log::info!("tygem: {report}");
+        games.extend(more);
+        report
+    });
     let (training, validation) = split(games, config.validation_from.as_deref());
     if training.is_empty() {
         return Err(PositionsError::NoGames);
     }
+    let draw = |max, seed| match config.per_game {
+        Some(k) => Draw::PerGame(k, seed),
+        None => Draw::AtRate(max, seed),
+    };
     let training_positions = write_positions(
         &training,
-        config.max_positions,
-        config.seed,
+        draw(config.max_positions, config.seed),
         training_out,
         "training positions",
     )?;
     let validation_positions = write_positions(
         &validation,
-        config.max_validation_positions,
-        config.seed ^ 0x5EED,
+        draw(config.max_validation_positions, config.seed ^ 0x5EED),
         validation_out,
         "validation positions",
     )?;
     Ok(PositionsReport {
         read,
+        tygem,
         training_games: training.len(),
         validation_games: validation.len(),
         training_positions,
@@ -130,12 +155,54 @@ pub fn export(
     })
 }
 
-/// Writes about `max_positions` positions drawn from `games` (stones played, not passes)
-/// to `path`; returns how many.
+/// Which positions of the games to write, with the seed of the draw.
+#[derive(Clone, Copy, Debug)]
+pub enum Draw {
+    /// About this many positions, every stone played drawn at the same rate.
+    AtRate(usize, u64),
+    /// This many a game, one at random in each of as many equal stretches of its moves.
+    PerGame(usize, u64),
+}
+
+impl Draw {
+    /// Whether move `i` (a stone) of game `g`, of `n` moves, is drawn, at `rate` when
+    /// drawing at a rate.
+    fn takes(self, rate: f64, g: u64, i: usize, n: usize) -> bool {
+        match self {
+            Draw::AtRate(_, seed) => draw(seed, g, i as u64) < rate,
+            Draw::PerGame(k, seed) => {
+                // The stretch of move i, and the one move drawn in it.
+                let k = k.clamp(1, n.max(1));
+                let stretch = i * k / n;
+                let (start, end) = (stretch * n / k, (stretch + 1) * n / k);
+                let pick = start + (draw(seed, g, stretch as u64) * (end - start) as f64) as usize;
+                pick == i
+            }
+        }
+    }
+}
+
+/// The result for `color` as the file stores it: won (1), lost (-1) or unknown (0), and
+/// the margin in half points when the game was counted.
+fn result_for(record: &Record, color: crate::rules::Color) -> (i8, i16) {
+    match record.result.filter(|r| r.on_the_board()) {
+        None => (0, 0),
+        Some(outcome) => {
+            let sign = if outcome.winner == color { 1 } else { -1 };
+            let halves = match outcome.ending {
+                Ending::Counted(points) => (points * 2.0).round().min(i16::MAX as f32) as i16,
+                _ => 0,
+            };
+            (sign, sign as i16 * halves)
+        }
+    }
+}
+
+/// Writes the positions `how` draws from `games` (stones played, not passes) to `path`;
+/// returns how many.
 pub fn write_positions(
     games: &[Record],
-    max_positions: usize,
-    seed: u64,
+    how: Draw,
     path: &Path,
     what: &str,
 ) -> Result<usize, PositionsError> {
@@ -147,7 +214,10 @@ pub fn write_positions(
     out.write_all(&header(size, per_record, 0))
         .map_err(failed)?;
     let stones: usize = games.iter().map(|r| r.moves.iter().flatten().count()).sum();
-    let rate = (max_positions as f64 / stones.max(1) as f64).min(1.0);
+    let rate = match how {
+        Draw::AtRate(max, _) => (max as f64 / stones.max(1) as f64).min(1.0),
+        Draw::PerGame(..) => 1.0,
+    };
     let progress = bar(games.len() as u64, what);
     let mut count = 0usize;
     for (b, batch) in games.chunks(512).enumerate() {
@@ -158,15 +228,19 @@ pub fn write_positions(
                 let g = (b * 512 + k) as u64;
                 let mut bytes = Vec::new();
                 let mut n = 0;
+                let moves = record.moves.len();
                 replay(record, |i, board, _, p| {
-                    if draw(seed, g, i as u64) >= rate {
+                    if !how.takes(rate, g, i, moves) {
                         return;
                     }
                     let color = Record::color(i);
                     let history = history_of_moves(&record.moves[..i]);
                     let planes = InputPlanes::encode(board, color, &history);
+                    let (result, margin) = result_for(record, color);
                     bytes.extend((size.row_major(p) as u16).to_le_bytes());
                     bytes.extend((i.min(u16::MAX as usize) as u16).to_le_bytes());
+                    bytes.extend([result as u8, 0]);
+                    bytes.extend(margin.to_le_bytes());
                     planes.packed(&mut bytes);
                     n += 1;
                 });
@@ -208,21 +282,21 @@ fn header(size: BoardSize, per_record: usize, count: usize) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::network::planes::history_of_record;
-    use crate::rules::{Game, Move, Ruleset};
+    use crate::rules::{Color, Game, Move, Ruleset};
 
     #[test]
     fn exported_planes_equal_the_planes_the_engine_sees_in_play() {
         let game = records::read_record(
-            "(;SZ[19]DT[2005-03-01];B[pd];W[dp];B[pp];W[dd];B[];W[fc];B[qn];W[cf];B[dc];W[cc];\
-             B[ec];W[db];B[fd];W[gc];B[eb];W[cb];B[hc])",
+            "(;SZ[19]DT[2005-03-01]RE[W+3.5];B[pd];W[dp];B[pp];W[dd];B[];W[fc];B[qn];W[cf];B[dc];\
+             W[cc];B[ec];W[db];B[fd];W[gc];B[eb];W[cb];B[hc])",
             "t",
         )
         .expect("a good record");
         let dir = std::env::temp_dir().join(format!("yeoul-positions-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("all.pos");
-        let n =
-            write_positions(std::slice::from_ref(&game), 1000, 1, &path, "test").expect("written");
+        let all = Draw::AtRate(1000, 1);
+        let n = write_positions(std::slice::from_ref(&game), all, &path, "test").expect("written");
         assert_eq!(n, 16, "every stone played, not the pass");
         let bytes = std::fs::read(&path).expect("read back");
         let per = record_bytes(361);
@@ -244,7 +318,15 @@ mod tests {
                     BoardSize::NINETEEN.row_major(*p)
                 );
                 assert_eq!(u16::from_le_bytes([rec[2], rec[3]]) as usize, i);
-                assert_eq!(&rec[4..], &expected[..], "move {i}");
+                // White won by 3.5 points: 7 half points.
+                let (result, margin) = if color == Color::White {
+                    (1, 7)
+                } else {
+                    (-1, -7)
+                };
+                assert_eq!((rec[4] as i8, rec[5]), (result, 0), "move {i}");
+                assert_eq!(i16::from_le_bytes([rec[6], rec[7]]), margin, "move {i}");
+                assert_eq!(&rec[8..], &expected[..], "move {i}");
             }
             let mv = mv.map_or(Move::Pass, Move::Play);
             played.play(color, mv).expect("legal");
@@ -266,6 +348,8 @@ mod tests {
         std::fs::write(dir.join("empty.sgf"), "").expect("write");
         let config = PositionsConfig {
             inputs: vec![dir.clone()],
+            tygem: Vec::new(),
+            per_game: None,
             validation_from: Some("2011-07-01".into()),
             max_positions: 100,
             max_validation_positions: 100,
@@ -279,6 +363,41 @@ mod tests {
             (report.training_positions, report.validation_positions),
             (3, 2)
         );
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn per_game_draws_one_position_in_each_stretch_and_unknown_results_are_zero() {
+        let moves: String = (0..60)
+            .map(|k| {
+                let (c, x, y) = (if k % 2 == 0 { 'B' } else { 'W' }, k % 19, k / 19);
+                format!(
+                    ";{c}[{}{}]",
+                    (b'a' + x as u8) as char,
+                    (b'a' + y as u8) as char
+                )
+            })
+            .collect();
+        let game = records::read_record(&format!("(;SZ[19]RE[B+T]{moves})"), "t").expect("ok");
+        let dir = std::env::temp_dir().join(format!("yeoul-per-game-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("value.pos");
+        for seed in 1..=20 {
+            let how = Draw::PerGame(4, seed);
+            let n = write_positions(std::slice::from_ref(&game), how, &path, "test").unwrap();
+            assert_eq!(n, 4);
+            let bytes = std::fs::read(&path).expect("read back");
+            let numbers: Vec<usize> = bytes[HEADER_BYTES..]
+                .chunks_exact(record_bytes(361))
+                .map(|r| {
+                    // Lost on time: the board did not decide it.
+                    assert_eq!(&r[4..8], &[0, 0, 0, 0]);
+                    u16::from_le_bytes([r[2], r[3]]) as usize
+                })
+                .collect();
+            let stretches: Vec<usize> = numbers.iter().map(|i| i * 4 / 60).collect();
+            assert_eq!(stretches, [0, 1, 2, 3], "seed {seed}: {numbers:?}");
+        }
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }

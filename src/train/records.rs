@@ -11,12 +11,65 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// One game: its moves (`None` a pass), its date (`YYYY-MM-DD` when the record has one),
-/// and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// its result when the record gives one, and where it came from.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Record {
     pub moves: Vec<Option<Point>>,
     pub date: Option<String>,
+    pub result: Option<Outcome>,
     pub source: String,
+}
+
+/// Who won a game and how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    pub winner: Color,
+    pub ending: Ending,
+}
+
+/// How a game ended: only a resignation or a count says who stood better on the board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ending {
+    Resignation,
+    /// Counted, by this many points (komi included).
+    Counted(f32),
+    /// On time, by forfeit, or the opponent left: the board did not decide it.
+    Time,
+    Forfeit,
+    /// The winner is given but not how (`B+`).
+    Unknown,
+}
+
+impl Outcome {
+    /// SGF's `RE` (and Tygem's results, which use the same words): `B+R`, `W+Resign`,
+    /// `B+12.5`, `W+T`, `W+Time`, `B+F`, `B+Offline`, `B+`. `None` for a draw, a void
+    /// game, `?` or anything else.
+    pub fn parse(text: &str) -> Option<Outcome> {
+        let text = text.trim();
+        let (winner, how) = match text.split_once('+')? {
+            (w, how) if w.eq_ignore_ascii_case("b") => (Color::Black, how),
+            (w, how) if w.eq_ignore_ascii_case("w") => (Color::White, how),
+            _ => return None,
+        };
+        let how = how.trim();
+        let ending = match how.to_ascii_lowercase().as_str() {
+            "r" | "resign" => Ending::Resignation,
+            "t" | "time" => Ending::Time,
+            "f" | "forfeit" | "offline" => Ending::Forfeit,
+            "" => Ending::Unknown,
+            number => match number.parse::<f32>() {
+                Ok(points) if points.is_finite() && points > 0.0 => Ending::Counted(points),
+                _ => return None,
+            },
+        };
+        Some(Outcome { winner, ending })
+    }
+
+    /// Whether the board decided the game (a resignation or a count), so that a position
+    /// of it can be labelled with the winner.
+    pub fn on_the_board(&self) -> bool {
+        matches!(self.ending, Ending::Resignation | Ending::Counted(_))
+    }
 }
 
 impl Record {
@@ -194,12 +247,14 @@ pub fn read_record(text: &str, source: &str) -> Result<Record, Skip> {
     let trees = go::parse(&main_line).map_err(|_| Skip::NotSgf)?;
     let root = trees.first().ok_or(Skip::NotSgf)?;
     let mut date = None;
+    let mut result = None;
     for prop in root.properties() {
         match prop {
             Prop::SZ((19, 19)) => {}
             Prop::SZ(_) => return Err(Skip::NotNineteen),
             Prop::HA(h) if *h >= 2 => return Err(Skip::Handicap),
             Prop::DT(text) => date = normalise_date(&text.text),
+            Prop::RE(text) => result = Outcome::parse(&text.text),
             _ => {}
         }
     }
@@ -244,6 +299,7 @@ pub fn read_record(text: &str, source: &str) -> Result<Record, Skip> {
     Ok(Record {
         moves,
         date,
+        result,
         source: source.to_string(),
     })
 }
@@ -294,6 +350,50 @@ mod tests {
         for (text, why) in cases {
             assert_eq!(read_record(text, "t"), Err(why), "{text}");
         }
+    }
+
+    #[test]
+    fn results_read_from_sgf_and_tygem_words() {
+        let game = read_record("(;SZ[19]RE[W+12.5];B[pd];W[dp])", "t").expect("ok");
+        let white_by = |ending| {
+            Some(Outcome {
+                winner: Color::White,
+                ending,
+            })
+        };
+        assert_eq!(game.result, white_by(Ending::Counted(12.5)));
+        let black = |ending| {
+            Some(Outcome {
+                winner: Color::Black,
+                ending,
+            })
+        };
+        let cases = [
+            ("B+R", black(Ending::Resignation)),
+            ("B+Resign", black(Ending::Resignation)),
+            ("W+T", white_by(Ending::Time)),
+            ("W+Time", white_by(Ending::Time)),
+            ("b+Offline", black(Ending::Forfeit)),
+            ("B+F", black(Ending::Forfeit)),
+            ("W+", white_by(Ending::Unknown)),
+            ("W+0.5", white_by(Ending::Counted(0.5))),
+            ("0", None),
+            ("Draw", None),
+            ("Void", None),
+            ("?", None),
+            ("X+R", None),
+            ("B+-3", None),
+            ("B+nan", None),
+            ("B+inf", None),
+        ];
+        for (text, outcome) in cases {
+            assert_eq!(Outcome::parse(text), outcome, "{text}");
+        }
+        let on_board: Vec<bool> = ["B+R", "W+3.5", "W+T", "B+Offline", "B+"]
+            .iter()
+            .map(|t| Outcome::parse(t).unwrap().on_the_board())
+            .collect();
+        assert_eq!(on_board, [true, true, false, false, false]);
     }
 
     #[test]

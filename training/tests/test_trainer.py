@@ -132,6 +132,25 @@ class Files(unittest.TestCase):
             distance = np.minimum(np.minimum(rows, cols), np.minimum(n - 1 - rows, n - 1 - cols))
             self.assertTrue(np.array_equal(scores[0], distance.astype(np.float32)))
 
+    def test_results_round_trip_in_version_2_and_read_as_unknown_in_version_1(self):
+        rng = np.random.default_rng(3)
+        bits = rng.integers(0, 2, (5, 2, 9), dtype=np.uint8)
+        moves = np.arange(5)
+        results = np.array([1, -1, 0, 1, -1])
+        margins = np.array([3.5, -3.5, 0, 0, -120.5])
+        with tempfile.TemporaryDirectory() as d:
+            v2, v1 = os.path.join(d, "v2.pos"), os.path.join(d, "v1.pos")
+            positions.write(v2, bits, moves, results=results, margins=margins)
+            positions.write(v1, bits, moves)
+            p2, p1 = positions.Positions(v2), positions.Positions(v1)
+            self.assertEqual((p2.version, p1.version), (2, 1))
+            got, margin = p2.results(np.arange(5))
+            np.testing.assert_array_equal(got, results)
+            np.testing.assert_array_equal(margin, margins)
+            np.testing.assert_array_equal(p2.flat(np.arange(5))[0], p1.flat(np.arange(5))[0])
+            got, margin = p1.results(np.arange(5))
+            self.assertFalse(got.any() or margin.any())
+
     def test_a_positions_file_of_other_planes_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "p.pos")
