@@ -21,7 +21,17 @@ The file is safetensors (https://github.com/huggingface/safetensors), float32 te
     policy.weight            [F]
     policy.edge_bias         [EDGE_DISTANCES]  (by distance to the nearest edge, 0 to 9)
 
-and metadata: format "yeoul-policy", version "2", planes, planes_version, board_size (the
+and, in version 3, a value head on the same trunk: the trunk's output averaged and its
+maximum taken over the board's points (2F numbers, whatever the board size), a dense
+layer with ReLU, and one output through tanh, the expected result for the side to move
+(+1 a win, -1 a loss):
+
+    value.fc1.weight         [2F, VALUE_HIDDEN]
+    value.fc1.bias           [VALUE_HIDDEN]
+    value.fc2.weight         [VALUE_HIDDEN]
+    value.fc2.bias           [1]
+
+and metadata: format "yeoul-policy", version "3" (with the value head) or "2", planes, planes_version, board_size (the
 size it was trained on), blocks, filters, note, and crc32: zlib's CRC-32 of the tensors' bytes (little-endian
 float32, row-major) one after another in the order of their names, as 8 hex digits.
 Version 1 had `policy.bias [N * N]`, a bias per point of the one size it was trained on,
@@ -39,6 +49,10 @@ from safetensors.numpy import load_file, safe_open, save_file
 
 FORMAT = "yeoul-policy"
 VERSION = "2"
+VALUE_VERSION = "3"
+# The value head's hidden layer.
+VALUE_HIDDEN = 32
+VALUE_TENSORS = ("value.fc1.weight", "value.fc1.bias", "value.fc2.weight", "value.fc2.bias")
 # Must match src/network/planes.rs (PLANES, PLANES_VERSION, LEGAL).
 PLANES = 20
 PLANES_VERSION = 1
@@ -74,6 +88,21 @@ def init(key, blocks, filters, planes=PLANES):
     return params
 
 
+def init_value(key, filters, hidden=VALUE_HIDDEN):
+    """A value head for a trunk of `filters` filters, He-initialised, its output near 0."""
+    k1, k2 = jax.random.split(key)
+    return {
+        "value.fc1.weight": jax.random.normal(k1, (2 * filters, hidden), jnp.float32) * np.sqrt(2.0 / (2 * filters)),
+        "value.fc1.bias": jnp.zeros((hidden,), jnp.float32),
+        "value.fc2.weight": jax.random.normal(k2, (hidden,), jnp.float32) * 0.01,
+        "value.fc2.bias": jnp.zeros((1,), jnp.float32),
+    }
+
+
+def has_value(params):
+    return "value.fc1.weight" in params
+
+
 def edge_distance(n):
     """Each point's distance to the nearest edge of an n x n board, row-major."""
     line = np.minimum(np.arange(n), n - 1 - np.arange(n))
@@ -93,18 +122,44 @@ def _conv(x, w, b):
     return y + b
 
 
-def logits(params, x):
-    """Raw move scores, shape (batch, N*N), for inputs x of shape (batch, N, N, PLANES)."""
+def trunk(params, x):
+    """The residual tower's output (batch, N, N, F) for inputs (batch, N, N, PLANES)."""
     blocks, _ = shape_of(params)
     h = jax.nn.relu(_conv(x, params["conv_in.weight"], params["conv_in.bias"]))
     for i in range(blocks):
         y = jax.nn.relu(_conv(h, params[f"blocks.{i}.conv1.weight"], params[f"blocks.{i}.conv1.bias"]))
         y = _conv(y, params[f"blocks.{i}.conv2.weight"], params[f"blocks.{i}.conv2.bias"])
         h = jax.nn.relu(h + y)
-    out = jnp.einsum("bhwc,c->bhw", h, params["policy.weight"]).reshape(x.shape[0], -1)
+    return h
+
+
+def policy_head(params, h):
+    """Raw move scores (batch, N*N) from the trunk's output."""
+    out = jnp.einsum("bhwc,c->bhw", h, params["policy.weight"]).reshape(h.shape[0], -1)
     if "policy.bias" in params:  # version 1: a bias per point of its one size
         return out + params["policy.bias"]
-    return out + params["policy.edge_bias"][edge_distance(x.shape[1])]
+    return out + params["policy.edge_bias"][edge_distance(h.shape[1])]
+
+
+def pooled(h):
+    """The trunk's output averaged, then its maximum, over the board: (batch, 2F)."""
+    return jnp.concatenate([h.mean(axis=(1, 2)), h.max(axis=(1, 2))], axis=1)
+
+
+def value_head(params, features):
+    """The expected result for the side to move (-1..1) from the pooled trunk (batch, 2F)."""
+    hidden = jax.nn.relu(features @ params["value.fc1.weight"] + params["value.fc1.bias"])
+    return jnp.tanh(hidden @ params["value.fc2.weight"] + params["value.fc2.bias"][0])
+
+
+def value(params, x):
+    """The value head's output (batch,) for inputs (batch, N, N, PLANES)."""
+    return value_head(params, pooled(trunk(params, x)))
+
+
+def logits(params, x):
+    """Raw move scores, shape (batch, N*N), for inputs x of shape (batch, N, N, PLANES)."""
+    return policy_head(params, trunk(params, x))
 
 
 def masked_logits(params, x):
@@ -118,7 +173,7 @@ def save(path, params, note=""):
     blocks, filters = shape_of(params)
     metadata = {
         "format": FORMAT,
-        "version": "1" if "policy.bias" in params else VERSION,
+        "version": "1" if "policy.bias" in params else VALUE_VERSION if has_value(params) else VERSION,
         "planes": str(PLANES),
         "planes_version": str(PLANES_VERSION),
         "board_size": str(BOARD),
@@ -144,15 +199,29 @@ def load(path):
         metadata = f.metadata() or {}
     if metadata.get("format") != FORMAT:
         raise ValueError(f"{path}: not a yeoul policy network")
-    if metadata.get("version") not in ("1", VERSION):
-        raise ValueError(f"{path}: network file version {metadata.get('version')}; this trainer reads 1 and {VERSION}")
+    if metadata.get("version") not in ("1", VERSION, VALUE_VERSION):
+        raise ValueError(f"{path}: network file version {metadata.get('version')}; this trainer reads 1 to 3")
     if metadata.get("planes_version") != str(PLANES_VERSION):
         raise ValueError(f"{path}: trained on planes version {metadata.get('planes_version')}")
     tensors = load_file(path)
     if "crc32" in metadata and metadata["crc32"] != f"{checksum(tensors):08x}":
         raise ValueError(f"{path}: the weights fail the checksum")
     params = {k: jnp.asarray(v) for k, v in tensors.items()}
+    if metadata.get("version") == VALUE_VERSION:
+        _, filters = shape_of(params)
+        for name, shape in zip(VALUE_TENSORS, value_shapes(filters, params)):
+            if name not in params or tuple(params[name].shape) != shape:
+                got = None if name not in params else tuple(params[name].shape)
+                raise ValueError(f"{path}: value tensor {name} is {got}, expected {shape}")
     return params, metadata
+
+
+def value_shapes(filters, params):
+    """The value tensors' shapes for a trunk of `filters` filters (the hidden width read
+    from the file's first layer)."""
+    first = params.get("value.fc1.weight")
+    hidden = first.shape[-1] if first is not None and first.ndim == 2 else VALUE_HIDDEN
+    return [(2 * filters, hidden), (hidden,), (hidden,), (1,)]
 
 
 def describe(metadata):

@@ -117,6 +117,38 @@ class Files(unittest.TestCase):
             with self.assertRaises(ValueError):
                 net.load(path)
 
+    def test_a_value_head_makes_version_3_and_a_misshapen_one_is_refused_by_name(self):
+        import jax
+
+        with tempfile.TemporaryDirectory() as tmp:
+            params = net.init(jax.random.PRNGKey(0), 1, 8)
+            params.update(net.init_value(jax.random.PRNGKey(1), 8, 4))
+            path = os.path.join(tmp, "v3.safetensors")
+            net.save(path, params, "test")
+            loaded, meta = net.load(path)
+            self.assertEqual(meta["version"], "3")
+            x = np.zeros((2, 9, 9, net.PLANES), np.float32)
+            x[1, :, :, 0] = 1
+            v = np.asarray(net.value(loaded, x))
+            self.assertEqual(v.shape, (2,))
+            self.assertTrue(np.all(np.abs(v) < 1))
+            for name, bad in [("value.fc2.weight", np.zeros(5, np.float32)), ("value.fc1.bias", None)]:
+                broken = dict(params)
+                if bad is None:
+                    del broken[name]
+                else:
+                    broken[name] = bad
+                # Saved as version 3 by hand: the head is damaged, not absent.
+                tensors = {k: np.asarray(v, np.float32) for k, v in broken.items()}
+                meta3 = dict(meta)
+                meta3["crc32"] = f"{net.checksum(tensors):08x}"
+                bad_path = os.path.join(tmp, "bad.safetensors")
+                from safetensors.numpy import save_file
+
+                save_file(tensors, bad_path, metadata=meta3)
+                with self.assertRaisesRegex(ValueError, name):
+                    net.load(bad_path)
+
     def test_the_head_rates_every_board_size_by_distance_to_the_edge(self):
         import jax
 
