@@ -88,12 +88,19 @@ def init(key, blocks, filters, planes=PLANES):
     return params
 
 
-def init_value(key, filters, hidden=VALUE_HIDDEN):
-    """A value head for a trunk of `filters` filters, He-initialised, its output near 0."""
+def init_value(key, filters, hidden=VALUE_HIDDEN, mean=None, scale=None):
+    """A value head for a trunk of `filters` filters, its output near 0. With the pooled
+    features' `mean` and `scale` (2F each, measured on the trunk it will sit on), the first
+    layer takes standardised features: the trunk has no normalisation and its outputs run
+    to the thousands, which would saturate the head from the start."""
     k1, k2 = jax.random.split(key)
+    mean = np.zeros(2 * filters, np.float32) if mean is None else np.asarray(mean, np.float32)
+    scale = np.ones(2 * filters, np.float32) if scale is None else np.asarray(scale, np.float32)
+    w = np.asarray(jax.random.normal(k1, (2 * filters, hidden), jnp.float32)) * np.sqrt(2.0 / (2 * filters))
+    w = w / scale[:, None]
     return {
-        "value.fc1.weight": jax.random.normal(k1, (2 * filters, hidden), jnp.float32) * np.sqrt(2.0 / (2 * filters)),
-        "value.fc1.bias": jnp.zeros((hidden,), jnp.float32),
+        "value.fc1.weight": jnp.asarray(w),
+        "value.fc1.bias": jnp.asarray(-mean @ w),
         "value.fc2.weight": jax.random.normal(k2, (hidden,), jnp.float32) * 0.01,
         "value.fc2.bias": jnp.zeros((1,), jnp.float32),
     }

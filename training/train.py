@@ -51,6 +51,13 @@ def parse_args(argv=None):
     p.add_argument("--checkpoint-minutes", type=float, default=10.0)
     p.add_argument("--time-limit", type=float, default=0.0, help="minutes; stop and write the network then")
     p.add_argument("--init", help="start from this network's weights")
+    p.add_argument(
+        "--value-weight",
+        type=float,
+        default=0.0,
+        help="train a value head with the policy, its squared error weighed so (positions with results: "
+        "yeoul positions format 2); 0: the policy alone",
+    )
     p.add_argument("--note", default="", help="written into the network file")
     p.add_argument("--coordinator", help="HOST:PORT of process 0 (distributed runs)")
     p.add_argument("--num-processes", type=int, default=1)
@@ -88,16 +95,26 @@ def device_inputs(packed, moves, symmetries):
     return positions_file.inputs(packed, moves, symmetries, net.PLANES, net.BOARD, jnp)
 
 
-def make_step(optimizer):
-    def loss_fn(params, x, y):
-        logits = net.masked_logits(params, x)
-        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+def make_step(optimizer, value_weight=0.0):
+    """One optimiser step. With a value weight, the loss adds that weight times the value
+    head's squared error on the positions whose result is known (results 0 left out)."""
+
+    def loss_fn(params, x, y, results):
+        h = net.trunk(params, x)
+        legal = x[..., net.LEGAL_PLANE].reshape(x.shape[0], -1)
+        logits = jnp.where(legal > 0, net.policy_head(params, h), -1e9)
+        loss = optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+        if value_weight:
+            known = (results != 0).astype(jnp.float32)
+            error = (net.value_head(params, net.pooled(h)) - results) ** 2
+            loss = loss + value_weight * jnp.sum(error * known) / jnp.maximum(1.0, jnp.sum(known))
+        return loss
 
     @jax.jit
-    def step(params, opt_state, packed, moves, symmetries, lr):
+    def step(params, opt_state, packed, moves, symmetries, results, lr):
         opt_state.hyperparams["learning_rate"] = lr
         x, y = device_inputs(packed, moves, symmetries)
-        loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, y, results)
         updates, opt_state = optimizer.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, loss
 
@@ -139,6 +156,8 @@ def evaluate(params, positions, count, seed=0, batch=512, phases=False):
         "top5": float(np.mean(ranks < 5)),
         "log_likelihood": float(np.mean(logps)),
     }
+    if net.has_value(params) and getattr(positions, "version", 1) >= 2:
+        result.update(evaluate_value(params, positions, indices, batch))
     if phases:
         numbers = positions.records["number"][indices]
         result["top1_by_move_number"] = {
@@ -146,6 +165,44 @@ def evaluate(params, positions, count, seed=0, batch=512, phases=False):
             for lo, hi in PHASES
         }
     return result
+
+
+@jax.jit
+def _values(params, packed, moves):
+    x, _ = device_inputs(packed, moves, jnp.zeros(moves.shape, jnp.int32))
+    return net.value(params, x)
+
+
+# Move-number stages of the value's report (issue 59).
+VALUE_STAGES = [(0, 49), (50, 99), (100, 149), (150, 1 << 16)]
+
+
+def evaluate_value(params, positions, indices, batch=512):
+    """The value head on `indices` with known results: mean squared error (results +1/-1,
+    AlphaGo's scale) and the share whose winner its sign calls, over all and by stage."""
+    results, _ = positions.results(indices)
+    keep = np.sort(indices)[results != 0]
+    results = results[results != 0]
+    values = []
+    for start in range(0, len(keep), batch):
+        packed, moves = positions.packed(keep[start : start + batch])
+        values.append(np.asarray(_values(params, packed, moves)))
+    if not values:
+        return {}
+    v = np.concatenate(values)
+    numbers = np.asarray(positions.records["number"][keep]).astype(np.int64)
+    error, right = (v - results) ** 2, np.sign(v) == results
+    stages = {}
+    for lo, hi in VALUE_STAGES:
+        s = (numbers >= lo) & (numbers <= hi)
+        name = f"{lo}-{hi}" if hi < 1 << 16 else f"{lo}+"
+        stages[name] = [round(float(error[s].mean()), 4), round(float(right[s].mean()), 4)] if s.any() else None
+    return {
+        "value_positions": int(len(v)),
+        "value_mse": float(error.mean()),
+        "value_winner_called": float(right.mean()),
+        "value_by_stage_mse_and_called": stages,
+    }
 
 
 class Batches:
@@ -167,7 +224,8 @@ class Batches:
                 indices = self.rng.integers(0, n, self.batch)
                 symmetries = self.rng.integers(0, 8, self.batch)
                 packed, moves = self.positions.packed(indices)
-                self.queue.put((packed, moves, symmetries.astype(np.int32)))
+                results, _ = self.positions.results(indices)
+                self.queue.put((packed, moves, symmetries.astype(np.int32), results))
         except Exception as e:  # the training loop raises it, rather than wait forever
             self.queue.put(e)
 
@@ -206,9 +264,21 @@ def train(args):
         params, _ = net.load(args.init)
     else:
         params = net.init(jax.random.PRNGKey(args.seed), args.blocks, args.filters)
+    if args.value_weight and not net.has_value(params):
+        # The head starts on standardised features of the trunk it sits on.
+        sample = np.random.default_rng(args.seed).integers(0, len(training), 2048)
+        features = []
+        for start in range(0, len(sample), 512):
+            packed, moves = training.packed(sample[start : start + 512])
+            x, _ = device_inputs(packed, moves, jnp.zeros(moves.shape, jnp.int32))
+            features.append(np.asarray(net.pooled(net.trunk(params, x))))
+        features = np.concatenate(features)
+        key = jax.random.PRNGKey(args.seed + 1)
+        _, filters = net.shape_of(params)
+        params.update(net.init_value(key, filters, mean=features.mean(0), scale=features.std(0) + 1e-3))
     params = jax.device_put(params, replicated)
     opt_state = jax.device_put(optimizer.init(params), replicated)
-    step = make_step(optimizer)
+    step = make_step(optimizer, args.value_weight)
     batches = Batches(training, local_batch, [args.seed, jax.process_index()])
     blocks, filters = net.shape_of(params)
     note = args.note or (
@@ -220,12 +290,12 @@ def train(args):
     loss_sum, loss_count, done = 0.0, 0, 0
     history = []
     for done in range(1, steps + 1):
-        packed, moves, symmetries = (jax.make_array_from_process_local_data(data, a) for a in batches.next())
+        packed, moves, symmetries, results = (jax.make_array_from_process_local_data(data, a) for a in batches.next())
         progress_share = (done - 1) / steps
         if args.time_limit:
             progress_share = max(progress_share, (time.time() - started) / (60 * args.time_limit))
         lr = np.float32(learning_rate(args.lr, args.warmup, progress_share))
-        params, opt_state, loss = step(params, opt_state, packed, moves, symmetries, lr)
+        params, opt_state, loss = step(params, opt_state, packed, moves, symmetries, results, lr)
         if done % 50 == 0 or done == steps:
             loss_sum += float(loss)
             loss_count += 1

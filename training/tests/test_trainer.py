@@ -71,6 +71,38 @@ class Trainer(unittest.TestCase):
             self.assertLess(summary["log_likelihood"], -np.log(legal) + 0.1, summary)
 
 
+class Value(unittest.TestCase):
+    def test_the_side_with_more_stones_is_learned_to_win_and_random_results_teach_nothing(self):
+        def run(tmp, learnable):
+            sets = []
+            for count, seed in [(3000, 1), (1000, 2)]:
+                bits, moves = synthetic(count, seed, True)
+                lead = bits[:, 0].sum(axis=1).astype(int) - bits[:, 1].sum(axis=1).astype(int)
+                rng = np.random.default_rng(seed)
+                results = np.where(lead > 0, 1, -1) if learnable else rng.choice([-1, 1], count)
+                results[lead == 0] = 0  # unknown: left out of the value's loss
+                path = os.path.join(tmp, f"{seed}.pos")
+                positions.write(path, bits, moves, results=results)
+                sets.append(path)
+            args = train.parse_args(
+                ["--train", sets[0], "--validation", sets[1], "--out", os.path.join(tmp, "net.safetensors"),
+                 "--blocks", "1", "--filters", "8", "--batch", "32", "--positions", str(32 * 400),
+                 "--lr", "0.003", "--validation-positions", "1000", "--value-weight", "1"]
+            )
+            summary = train.train(args)[1]
+            self.assertEqual(net.load(os.path.join(tmp, "net.safetensors"))[1]["version"], "3")
+            return summary
+
+        with tempfile.TemporaryDirectory() as tmp:
+            learned = run(tmp, True)
+        with tempfile.TemporaryDirectory() as tmp:
+            random = run(tmp, False)
+        self.assertGreater(learned["value_winner_called"], 0.8, learned)
+        self.assertLess(learned["value_mse"], 0.6, learned)
+        self.assertLess(random["value_winner_called"], 0.6, random)
+        self.assertGreater(random["value_mse"], 0.9, random)
+
+
 class Symmetries(unittest.TestCase):
     def test_the_eight_symmetries_turn_planes_and_moves_together(self):
         bits, moves = synthetic(1, 5, True)
