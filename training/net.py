@@ -26,6 +26,8 @@ maximum taken over the board's points (2F numbers, whatever the board size), a d
 layer with ReLU, and one output through tanh, the expected result for the side to move
 (+1 a win, -1 a loss):
 
+    value.input_mean         [2F]  (fixed: the pooled features' mean and spread on the
+    value.input_scale        [2F]   trunk the head was made for; the layer reads (f - mean) / scale)
     value.fc1.weight         [2F, VALUE_HIDDEN]
     value.fc1.bias           [VALUE_HIDDEN]
     value.fc2.weight         [VALUE_HIDDEN]
@@ -52,7 +54,16 @@ VERSION = "2"
 VALUE_VERSION = "3"
 # The value head's hidden layer.
 VALUE_HIDDEN = 32
-VALUE_TENSORS = ("value.fc1.weight", "value.fc1.bias", "value.fc2.weight", "value.fc2.bias")
+VALUE_TENSORS = (
+    "value.input_mean",
+    "value.input_scale",
+    "value.fc1.weight",
+    "value.fc1.bias",
+    "value.fc2.weight",
+    "value.fc2.bias",
+)
+# Tensors no optimiser changes (their gradient is stopped, and weight decay skips them).
+FIXED = ("value.input_mean", "value.input_scale")
 # Must match src/network/planes.rs (PLANES, PLANES_VERSION, LEGAL).
 PLANES = 20
 PLANES_VERSION = 1
@@ -89,21 +100,27 @@ def init(key, blocks, filters, planes=PLANES):
 
 
 def init_value(key, filters, hidden=VALUE_HIDDEN, mean=None, scale=None):
-    """A value head for a trunk of `filters` filters, its output near 0. With the pooled
-    features' `mean` and `scale` (2F each, measured on the trunk it will sit on), the first
-    layer takes standardised features: the trunk has no normalisation and its outputs run
-    to the thousands, which would saturate the head from the start."""
+    """A value head for a trunk of `filters` filters, its output near 0. `mean` and `scale`
+    (2F each, measured on the trunk it will sit on) standardise the pooled features, kept
+    fixed: the trunk has no normalisation and its outputs run to the thousands, which
+    would saturate the head, and weights scaled down to match would be swamped by the
+    optimiser's first steps."""
     k1, k2 = jax.random.split(key)
     mean = np.zeros(2 * filters, np.float32) if mean is None else np.asarray(mean, np.float32)
     scale = np.ones(2 * filters, np.float32) if scale is None else np.asarray(scale, np.float32)
-    w = np.asarray(jax.random.normal(k1, (2 * filters, hidden), jnp.float32)) * np.sqrt(2.0 / (2 * filters))
-    w = w / scale[:, None]
     return {
-        "value.fc1.weight": jnp.asarray(w),
-        "value.fc1.bias": jnp.asarray(-mean @ w),
+        "value.input_mean": jnp.asarray(mean),
+        "value.input_scale": jnp.asarray(scale),
+        "value.fc1.weight": jax.random.normal(k1, (2 * filters, hidden), jnp.float32) * np.sqrt(2.0 / (2 * filters)),
+        "value.fc1.bias": jnp.zeros((hidden,), jnp.float32),
         "value.fc2.weight": jax.random.normal(k2, (hidden,), jnp.float32) * 0.01,
         "value.fc2.bias": jnp.zeros((1,), jnp.float32),
     }
+
+
+def trainable(params):
+    """Which parameters an optimiser changes (for optax's masks)."""
+    return {k: k not in FIXED for k in params}
 
 
 def has_value(params):
@@ -155,6 +172,9 @@ def pooled(h):
 
 def value_head(params, features):
     """The expected result for the side to move (-1..1) from the pooled trunk (batch, 2F)."""
+    mean = jax.lax.stop_gradient(params["value.input_mean"])
+    scale = jax.lax.stop_gradient(params["value.input_scale"])
+    features = (features - mean) / scale
     hidden = jax.nn.relu(features @ params["value.fc1.weight"] + params["value.fc1.bias"])
     return jnp.tanh(hidden @ params["value.fc2.weight"] + params["value.fc2.bias"][0])
 
@@ -228,7 +248,7 @@ def value_shapes(filters, params):
     from the file's first layer)."""
     first = params.get("value.fc1.weight")
     hidden = first.shape[-1] if first is not None and first.ndim == 2 else VALUE_HIDDEN
-    return [(2 * filters, hidden), (hidden,), (hidden,), (1,)]
+    return [(2 * filters,), (2 * filters,), (2 * filters, hidden), (hidden,), (hidden,), (1,)]
 
 
 def describe(metadata):

@@ -259,7 +259,10 @@ def train(args):
     training = Positions(args.train, net.PLANES, net.PLANES_VERSION)
     validation = Positions(args.validation, net.PLANES, net.PLANES_VERSION) if args.validation else None
     steps = max(1, int(args.positions // args.batch))
-    optimizer = optax.inject_hyperparams(optax.adamw)(learning_rate=args.lr, weight_decay=args.weight_decay)
+    # The mask is a function of the parameters, not a schedule: a static argument.
+    optimizer = optax.inject_hyperparams(optax.adamw, static_args=("mask",))(
+        learning_rate=args.lr, weight_decay=args.weight_decay, mask=net.trainable
+    )
     if args.init:
         params, _ = net.load(args.init)
     else:

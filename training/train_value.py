@@ -95,7 +95,7 @@ def report(params, features, results, numbers):
 
 
 def fit(head, features, results, args, validation):
-    optimizer = optax.adamw(args.lr, weight_decay=args.weight_decay)
+    optimizer = optax.adamw(args.lr, weight_decay=args.weight_decay, mask=net.trainable)
     state = optimizer.init(head)
 
     def loss_fn(head, f, y):
@@ -132,16 +132,9 @@ def main(args):
     train_set = pooled_features(trunk_params, training, args.positions, rng)
     validation_set = pooled_features(trunk_params, validation, args.validation_positions, rng, turn=False)
     pooled_seconds = time.time() - started
-    # Fitted on standardised features (the trunk's maxima run to tens), then the
-    # standardisation is folded into the first layer, which the engine evaluates as is.
-    mean = train_set[0].mean(axis=0)
-    scale = train_set[0].std(axis=0) + 1e-3
-    standard = lambda s: ((s[0] - mean) / scale, *s[1:])  # noqa: E731
-    head = net.init_value(jax.random.PRNGKey(args.seed), filters, args.hidden)
-    head, history = fit(head, *standard(train_set)[:2], args, standard(validation_set))
-    w = np.asarray(head["value.fc1.weight"]) / scale[:, None]
-    head["value.fc1.bias"] = jnp.asarray(np.asarray(head["value.fc1.bias"]) - mean @ w)
-    head["value.fc1.weight"] = jnp.asarray(w)
+    mean, scale = train_set[0].mean(axis=0), train_set[0].std(axis=0) + 1e-3
+    head = net.init_value(jax.random.PRNGKey(args.seed), filters, args.hidden, mean, scale)
+    head, history = fit(head, train_set[0], train_set[1], args, validation_set)
     out = dict(trunk_params)
     out.update(head)
     note = args.note or (
