@@ -117,7 +117,7 @@ impl Engine {
             params.max_time = Some(t.min(cap));
         }
         let waited = self.charge_waiting(&mut params, entered);
-        let (reply, result, decision) = self.decide(color, &params, started, stop)?;
+        let (mut reply, result, decision) = self.decide(color, &params, started, stop)?;
         let thinking = waited
             + params
                 .max_time
@@ -127,7 +127,6 @@ impl Engine {
             .elapsed()
             .saturating_sub(thinking)
             .max(self.move_overhead.mul_f64(0.9));
-        let mut reply = reply;
         if let Reply::Move(mv) = reply
             && self.game.play(color, mv).is_err()
         {

@@ -197,17 +197,23 @@ impl From<ThreadsError> for SearchError {
 /// node the moves played since lead to.
 #[derive(Clone, PartialEq)]
 struct RootKey {
-    /// The board size and [`Game::start_key`]: the position the record starts from (set-up
-    /// and handicap stones, the side to move, the handicap that White's bonus counts).
-    /// With the record it fixes every position since, and so the history superko reads.
-    size: usize,
-    start: crate::rules::StartKey,
+    game: GameKey,
     record: Vec<(Color, Move)>,
-    /// The root position itself (stones and the ko ban): implied by the two above, and
-    /// checked too.
+    /// The root position itself (stones and the ko ban): implied by the game and the
+    /// record, and checked too.
     position: (u64, Option<(Point, Color)>),
     /// The side to move at the root (GTP may ask either colour).
     color: Color,
+}
+
+/// What must be equal for a tree to be followed at all: the board size and
+/// [`Game::start_key`] (the position the record starts from: set-up and handicap stones,
+/// the side to move, the handicap that White's bonus counts), which with the record fix
+/// every position since and so the history superko reads; rules, komi and node budget.
+#[derive(Clone, Copy, PartialEq)]
+struct GameKey {
+    size: usize,
+    start: crate::rules::StartKey,
     ruleset: crate::rules::Ruleset,
     komi_bits: u64,
     max_nodes: usize,
@@ -216,33 +222,17 @@ struct RootKey {
 impl RootKey {
     fn of(game: &Game, color: Color, params: &SearchParams) -> RootKey {
         RootKey {
-            size: game.size().get(),
-            start: game.start_key(),
+            game: GameKey {
+                size: game.size().get(),
+                start: game.start_key(),
+                ruleset: game.ruleset(),
+                komi_bits: game.komi().to_bits(),
+                max_nodes: params.max_nodes,
+            },
             record: game.record().to_vec(),
             position: (game.board().hash(), game.board().ko()),
             color,
-            ruleset: game.ruleset(),
-            komi_bits: game.komi().to_bits(),
-            max_nodes: params.max_nodes,
         }
-    }
-
-    /// Everything but the record and the root position: what must be equal for a tree to
-    /// be followed at all.
-    fn same_game(&self, other: &RootKey) -> bool {
-        (
-            self.size,
-            self.start,
-            self.ruleset,
-            self.komi_bits,
-            self.max_nodes,
-        ) == (
-            other.size,
-            other.start,
-            other.ruleset,
-            other.komi_bits,
-            other.max_nodes,
-        )
     }
 }
 
@@ -324,7 +314,7 @@ impl Search {
     /// budget), and the moves played since `old`, alternating from the old root's side to
     /// move, all in the tree. The old root itself only for the same position.
     fn follow(&self, old: &RootKey, new: &RootKey) -> Option<u32> {
-        if !old.same_game(new) || !new.record.starts_with(&old.record) {
+        if old.game != new.game || !new.record.starts_with(&old.record) {
             return None;
         }
         if new.record.len() == old.record.len() {
@@ -429,7 +419,9 @@ impl Search {
             .iter()
             .map(|tree| network.map(|(n, s)| Evaluator::new(n, tree, weights, s)))
             .collect();
-        let workers: Vec<Worker> = {
+        // A tree that meets a stone (`None`) fails the search as in `run_here`, rather
+        // than end the process: fresh trees should never, but the rules would be at fault.
+        let workers: Option<Vec<Worker>> = {
             trees
                 .par_iter()
                 .zip(evaluators.par_iter())
@@ -454,15 +446,11 @@ impl Search {
                     {
                         ctx.simulate(&mut worker);
                     }
-                    // Fresh trees: a move onto a stone is a bug in the rules or the tree.
-                    assert!(
-                        !ctx.tree_mismatch.load(Ordering::Relaxed),
-                        "a fresh tree met a stone"
-                    );
-                    worker
+                    (!ctx.tree_mismatch.load(Ordering::Relaxed)).then_some(worker)
                 })
                 .collect()
         };
+        let workers = workers.ok_or(SearchError::TreeMismatch)?;
         let ctx = context_for(policy, knowledge, game, color, &trees[0], params, None);
         let tree_refs: Vec<&Tree> = trees.iter().collect();
         let mut result = summarize(&ctx, &tree_refs, &workers, started);
