@@ -111,51 +111,7 @@ impl Engine {
             .any(|p| !judgement.seki.contains(p) && board.is_in_atari(p))
             || !(judgement.unsettled & board.stones(color)).is_empty()
     }
-
-    /// The end-of-game answer when the opponent has passed or the search likes a pass:
-    /// `Some(pass)` when passing is safe (the arbiter's count wins, or after the
-    /// opponent's pass nothing can change a lost count, and nothing of ours still needs an
-    /// answer), `Some(dame)` when a neutral point is worth a point under area rules, `None`
-    /// to play the search's move. Passing first when ahead needs `pass_when_won`.
-    /// Without the arbiter's `judgement` (no time for it), the search's word decides.
-    pub(super) fn end_of_game_move(
-        &mut self,
-        color: Color,
-        result: &SearchResult,
-        judgement: Option<Judgement>,
-        opponent_passed: bool,
-        pass_when_won: bool,
-    ) -> Option<Move> {
-        let Some(judgement) = judgement else {
-            // A pass answers a pass when the search thinks the game won, or lost beyond
-            // saving.
-            let decided = result.win_rate > 0.5 || result.win_rate < HOPELESS;
-            let pass = result.best == Move::Pass || (opponent_passed && decided);
-            return pass.then_some(Move::Pass);
-        };
-        if self.needs_answer(color, &judgement) {
-            return None;
-        }
-        // Area rules: each neutral point is a point. Territory rules: worth nothing, but
-        // free, and one left open can cost a point later (a missing teire).
-        if let Some(p) = self.closing_move(color, &judgement) {
-            return Some(Move::Play(p));
-        }
-        // A count over an open border is no count: the region behind it is nobody's.
-        let wins = judgement.score(&self.game).winner() == Some(color)
-            && referee::open_border(&self.game, &judgement).is_empty();
-        let hopeless = result.win_rate < HOPELESS || result.best == Move::Pass;
-        let safe = if opponent_passed {
-            wins || hopeless
-        } else {
-            pass_when_won && wins
-        };
-        safe.then_some(Move::Pass)
-    }
 }
-
-/// A search win rate below which no move saves the game: passing costs nothing then.
-pub(super) const HOPELESS: f32 = 0.15;
 
 /// An endgame: the search's ownership settles at least this share of the board.
 pub(super) const SETTLED_SHARE: f32 = 0.5;

@@ -2,8 +2,9 @@
 //! the level's choice.
 
 use super::choice::draw_candidate;
-use super::end_of_game::{HOPELESS, answers_an_invasion, inside_settled_area};
+use super::end_of_game::{answers_an_invasion, inside_settled_area};
 use super::levels::Sight;
+use super::passing::{EndOfGame, PassReason, least_loss};
 use super::{Decision, Engine, Reply};
 use crate::rules::{BoardSize, Color, Move};
 use crate::search::{SearchError, SearchParams, SearchResult, SearchStats};
@@ -211,74 +212,80 @@ impl Engine {
         let considers_passing = opponent_passed || choice == Move::Pass;
         if considers_passing {
             let judgement = self.judgement_after_pass(color, started.elapsed());
-            let judged = judgement.is_some();
-            match self.end_of_game_move(
+            let end = self.end_of_game(
                 color,
                 &result,
-                judgement,
+                judgement.as_ref(),
                 opponent_passed,
-                settings.pass_when_won,
-            ) {
-                Some(Move::Pass) => {
-                    if judged {
+                &settings,
+            );
+            match end {
+                EndOfGame::Pass(reason) => {
+                    if judgement.is_some() {
                         self.count_on_judgement_after_pass();
                     }
-                    let decision = if opponent_passed {
-                        Decision::PassWon
-                    } else if result.candidates.len() <= 1 {
-                        Decision::NoMoves
-                    } else {
-                        Decision::PassSafe
+                    let decision = match reason {
+                        PassReason::Answers => Decision::PassWon,
+                        PassReason::NoChange => Decision::PassSafe,
+                        PassReason::FarAhead => Decision::PassFarAhead,
                     };
                     return Ok((Reply::Move(Move::Pass), result, decision));
                 }
-                Some(mv) => {
-                    return Ok((Reply::Move(mv), result, Decision::Cleanup));
+                EndOfGame::Fill(p) => {
+                    return Ok((Reply::Move(Move::Play(p)), result, Decision::Cleanup));
                 }
-                None => {
-                    if choice == Move::Pass
-                        && let Some(c) = result.candidates.iter().find(|c| c.mv != Move::Pass)
-                    {
-                        choice = c.mv;
-                    }
-                }
+                EndOfGame::PlayOn => {}
             }
-            if choice == Move::Pass {
-                decision = Decision::NoMoves;
-            }
+        }
+        // A pass no case of the pass judge allows gives way to a move on the board; where
+        // every move loses (or wins) alike, the one with the best margin.
+        if matches!(decision, Decision::Searched | Decision::Noticed)
+            && let Some((mv, by_margin)) = least_loss(&result, choice)
+            && mv != choice
+        {
+            choice = mv;
+            decision = if by_margin {
+                Decision::LeastLoss
+            } else {
+                Decision::PlaysOn
+            };
+        }
+        if choice == Move::Pass {
+            // Nothing on the board was read: no legal move but filling eyes.
+            return Ok((Reply::Move(Move::Pass), result, Decision::NoMoves));
         }
         // Small local games are read out to the end: the exact best move within the one
         // the search chose, or a bigger game when the reading can compare.
-        if choice != Move::Pass
-            && let Some(q) = self.endgame_reading(color, choice, &result, started)
-        {
+        if let Some(q) = self.endgame_reading(color, choice, &result, started) {
             choice = Move::Play(q);
             decision = Decision::LocalReading;
         }
         // Territory rules: a stone inside settled territory costs a point (own) or hands
-        // over a prisoner (the opponent's); when the count wins, or the search finds
-        // nothing that saves a lost game, fill a dame or pass.
+        // over a prisoner (the opponent's): fill a neutral point, or pass where the pass
+        // judge allows it.
         if let Move::Play(p) = choice
             && decision != Decision::LocalReading
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
             && let Some(judgement) = self.judgement_after_pass(color, started.elapsed())
+            && (judgement.territory(&self.game).black | judgement.territory(&self.game).white)
+                .contains(p)
+            && !answers_an_invasion(&self.game, &judgement, p)
         {
-            let territory = judgement.territory(&self.game);
-            let decided =
-                judgement.score(&self.game).winner() == Some(color) || result.win_rate < HOPELESS;
-            if (territory.black | territory.white).contains(p)
-                && decided
-                && !self.needs_answer(color, &judgement)
-                && !answers_an_invasion(&self.game, &judgement, p)
-            {
-                return Ok(match self.closing_move(color, &judgement) {
-                    Some(dame) => (Reply::Move(Move::Play(dame)), result, Decision::Cleanup),
-                    None => {
-                        self.count_on_judgement_after_pass();
-                        (Reply::Move(Move::Pass), result, Decision::PassSafe)
-                    }
-                });
+            match self.end_of_game(color, &result, Some(&judgement), false, &settings) {
+                EndOfGame::Fill(dame) => {
+                    return Ok((Reply::Move(Move::Play(dame)), result, Decision::Cleanup));
+                }
+                EndOfGame::Pass(reason) => {
+                    self.count_on_judgement_after_pass();
+                    let decision = if reason == PassReason::FarAhead {
+                        Decision::PassFarAhead
+                    } else {
+                        Decision::PassSafe
+                    };
+                    return Ok((Reply::Move(Move::Pass), result, decision));
+                }
+                EndOfGame::PlayOn => {}
             }
         }
         // A rank's first impression, unless its reading finds it too much worse.

@@ -12,6 +12,7 @@ mod genmove;
 mod judgement;
 mod levels;
 mod memory;
+mod passing;
 pub mod seen;
 mod time_budget;
 
@@ -220,8 +221,16 @@ pub enum Decision {
     MoveLimit,
     /// The opponent passed and the game is decided by the ownership count.
     PassWon,
-    /// The tree's best move was a pass, and the count says it is safe.
+    /// The tree's best move was a pass, and nothing on the board changes the count
+    /// (`passing`, case 3).
     PassSafe,
+    /// A pass first, far ahead (`passing`, case 4: levels that pass first when won).
+    PassFarAhead,
+    /// Every move lost (or won) alike: the one whose playouts end with the best margin.
+    LeastLoss,
+    /// The search's best was a pass that the pass judge did not allow: its most visited
+    /// move on the board.
+    PlaysOn,
     /// Nothing legal but filling own eyes.
     NoMoves,
     Resigned,
@@ -417,6 +426,7 @@ mod test_support {
             prior: 0.0,
             lcb: win_rate,
             pv: vec![mv],
+            score_lead: None,
         }
     }
 }

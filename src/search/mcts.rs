@@ -64,6 +64,9 @@ pub struct Worker {
     pub ownership: Vec<i32>,
     /// Sum of final margins (Black minus White, komi included).
     pub margin_sum: f64,
+    /// Per root move (by tree move code: the pass 0, a point its index): the sum of the
+    /// final margins of this worker's playouts through it, and their count.
+    pub root_margins: Vec<(f64, u32)>,
     pub playouts: u64,
 }
 
@@ -81,6 +84,7 @@ impl Worker {
             network_scratch: None,
             ownership: vec![0; CELLS],
             margin_sum: 0.0,
+            root_margins: vec![(0.0, 0); CELLS],
             playouts: 0,
         }
     }
@@ -191,7 +195,7 @@ impl Context<'_> {
             }
             if passes >= 2 || moves_played >= game.move_limit() {
                 let margin = self.count(&board, w);
-                w.margin_sum += margin;
+                self.add_margin(w, margin);
                 terminal = Some(self.black_result(margin, &mut w.rng));
                 break;
             }
@@ -295,12 +299,23 @@ impl Context<'_> {
                     &mut w.trace,
                 );
                 let margin = self.count(&board, w);
-                w.margin_sum += margin;
+                self.add_margin(w, margin);
                 self.black_result(margin, &mut w.rng)
             }
         };
         w.playouts += 1;
         self.back_up(w, result);
+    }
+
+    /// Adds a playout's final margin (Black's) to the worker's sums: the whole search's,
+    /// and that of the root move it went through.
+    fn add_margin(&self, w: &mut Worker, margin: f64) {
+        w.margin_sum += margin;
+        if let Some(&child) = w.path.get(1) {
+            let sum = &mut w.root_margins[self.tree.node(child).mv() as usize];
+            sum.0 += margin;
+            sum.1 += 1;
+        }
     }
 
     /// Records the result on every node of the path, and AMAF results on the children of

@@ -112,6 +112,9 @@ pub struct Candidate {
     pub lcb: f32,
     /// The most visited line after this move (the move first).
     pub pv: Vec<Move>,
+    /// The mean final margin for the side to move (komi included) of this search's
+    /// playouts through this move; `None` when none went through it.
+    pub score_lead: Option<f32>,
 }
 
 /// Numbers about one search.
@@ -664,6 +667,8 @@ fn summarize(
     }
     // Most visited first; ties by the prior, then by move code, for determinism.
     merged.sort_by(|a, b| b.1.cmp(&a.1).then(b.3.total_cmp(&a.3)).then(a.0.cmp(&b.0)));
+    // Margins are Black's; a candidate's is the side to move's.
+    let sign = if ctx.color == Color::Black { 1.0 } else { -1.0 };
     let mut candidates: Vec<Candidate> = merged
         .into_iter()
         .map(|(mv, visits, weighted, prior, pv)| {
@@ -679,6 +684,10 @@ fn summarize(
             } else {
                 0.0
             };
+            let (sum, count) = workers
+                .iter()
+                .map(|w| w.root_margins[mv as usize])
+                .fold((0.0, 0), |(s, n), (ws, wn)| (s + ws, n + wn));
             Candidate {
                 mv: decode(mv),
                 visits,
@@ -686,6 +695,7 @@ fn summarize(
                 prior,
                 lcb: lcb.max(0.0),
                 pv,
+                score_lead: (count > 0).then(|| (sign * sum / count as f64) as f32),
             }
         })
         .collect();
@@ -878,6 +888,7 @@ mod tests {
             prior: 0.5,
             lcb,
             pv: vec![],
+            score_lead: None,
         }
     }
 

@@ -1,0 +1,305 @@
+//! The pass judge: the one place that decides whether a level passes (RULES.md §8).
+//!
+//! A level passes in these cases, and in no other:
+//! 1. **Answering a pass**, when the count after it wins, or when nothing can save a lost
+//!    count (`HOPELESS`), and nothing of ours still needs an answer.
+//! 2. **The move limit** is reached (RULES.md §3; `genmove` decides it before this).
+//! 3. **No move changes the count**: the arbiter's judgement of the board after the pass
+//!    finds no unsettled stones, no living chain of either colour in atari, no open
+//!    border, and no neutral point or teire to fill (under area rules each neutral point
+//!    is a point and is filled first); or, where there was no time for the judgement, the
+//!    search's ownership settles nearly the whole board (`SETTLED`) and its playouts
+//!    through the pass end no worse than through any well-read move on the board
+//!    (`MOVE_GAINS`); or no legal move is left on the board but filling eyes. At levels
+//!    that resign (`normal` and stronger), only when the count wins: a lost game is
+//!    played on until it is resigned, as before.
+//! 4. **Far ahead**, at levels that pass first when won (`LevelSettings::pass_when_won`:
+//!    `normal` and stronger, the ranks that also resign): the judgement's count wins by
+//!    `FAR_AHEAD_POINTS` or more, the search gives `FAR_AHEAD_WIN_RATE` or more, and
+//!    nothing of ours needs an answer, no chain of the opponent's stands in atari, no
+//!    neutral point is left and no border is open.
+//!
+//! The ranks that never resign (`easy` and the ranks below `normal`) pass first only by
+//! case 3: behind by any margin they play on, because a pass at move 120 tells a person
+//! the game is over. A level's drawn move and a rank's first impression are moves on the
+//! board; where the search's best is a pass that no case allows, the best board move is
+//! played instead, chosen by the margin where every move loses (or wins) alike
+//! ([`least_loss`]).
+
+use super::Engine;
+use super::end_of_game::settled_share;
+use super::levels::LevelSettings;
+use crate::referee::{self, Judgement};
+use crate::rules::{Color, Move};
+use crate::search::{Candidate, SearchResult};
+
+/// A search win rate below which no move saves the game: after the opponent's pass,
+/// passing too costs nothing then; and moves are told apart by their margins.
+pub(super) const HOPELESS: f32 = 0.15;
+
+/// Passing first when far ahead (case 4) needs the judgement's count to win by this many
+/// points: a count that a group the judgement got wrong cannot turn.
+pub(super) const FAR_AHEAD_POINTS: f64 = 10.0;
+
+/// ... and the search to give at least this win rate.
+pub(super) const FAR_AHEAD_WIN_RATE: f32 = 0.9;
+
+/// A board move whose playouts end this many points (mean, komi included) better than
+/// the pass's gains something by being played: the pass is not "no change" then.
+pub(super) const MOVE_GAINS: f32 = 1.0;
+
+/// Without the judgement, a pass changes nothing only where the search's ownership gives
+/// at least this share of the board firmly to one side: a rank reads a few moves, and
+/// among them a pass can look as good as any while a third of the board is open.
+pub(super) const SETTLED: f32 = 0.85;
+
+/// Win rates this close count as alike when moves are told apart by their margins.
+pub(super) const WIN_RATE_TIE: f32 = 0.03;
+
+/// Playouts through a move before its margin is trusted, and its share of the most
+/// visited move's.
+const MARGIN_VISITS: u32 = 32;
+const MARGIN_VISITS_SHARE: f64 = 0.05;
+
+/// Why a level passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PassReason {
+    /// Case 1: after the opponent's pass.
+    Answers,
+    /// Case 3: nothing on the board changes the count.
+    NoChange,
+    /// Case 4: far ahead, at a level that passes first when won.
+    FarAhead,
+}
+
+/// What the end of the game asks of a move, when the opponent has passed or the search
+/// likes a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EndOfGame {
+    Pass(PassReason),
+    /// A neutral point or teire filled first (never a pass while one is left).
+    Fill(crate::rules::Point),
+    /// Play a move on the board.
+    PlayOn,
+}
+
+impl Engine {
+    /// The pass judge (cases 1, 3 and 4 above), with the arbiter's `judgement` of the
+    /// board after the pass where there was time for it.
+    pub(super) fn end_of_game(
+        &self,
+        color: Color,
+        result: &SearchResult,
+        judgement: Option<&Judgement>,
+        opponent_passed: bool,
+        settings: &LevelSettings,
+    ) -> EndOfGame {
+        let Some(judgement) = judgement else {
+            let pass = if opponent_passed {
+                // The search's word: the game won, or lost beyond saving.
+                result.best == Move::Pass || result.win_rate > 0.5 || result.win_rate < HOPELESS
+            } else {
+                playouts_find_no_gain(result) && (result.win_rate > 0.5 || !resigns(settings))
+            };
+            return match pass {
+                true if opponent_passed => EndOfGame::Pass(PassReason::Answers),
+                true => EndOfGame::Pass(PassReason::NoChange),
+                false => EndOfGame::PlayOn,
+            };
+        };
+        if self.needs_answer(color, judgement) {
+            return EndOfGame::PlayOn;
+        }
+        // Area rules: each neutral point is a point. Territory rules: worth nothing, but
+        // free, and one left open can cost a point later (a missing teire).
+        if let Some(p) = self.closing_move(color, judgement) {
+            return EndOfGame::Fill(p);
+        }
+        // A count over an open border is no count: the region behind it is nobody's.
+        let open = !referee::open_border(&self.game, judgement).is_empty();
+        let margin = judgement.score(&self.game).margin();
+        let lead = if color == Color::Black {
+            margin
+        } else {
+            -margin
+        };
+        if opponent_passed {
+            let lost_anyway = result.win_rate < HOPELESS || result.best == Move::Pass;
+            return if (lead > 0.0 && !open) || lost_anyway {
+                EndOfGame::Pass(PassReason::Answers)
+            } else {
+                EndOfGame::PlayOn
+            };
+        }
+        let in_atari = |c: Color| self.living_chain_in_atari(c, judgement);
+        if open || in_atari(color.opponent()) {
+            return EndOfGame::PlayOn;
+        }
+        // Ours in atari or unsettled were answered above (`needs_answer`).
+        if judgement.unsettled.is_empty() && (lead > 0.0 || !resigns(settings)) {
+            return EndOfGame::Pass(PassReason::NoChange);
+        }
+        let far_ahead = settings.pass_when_won
+            && lead >= FAR_AHEAD_POINTS
+            && result.win_rate >= FAR_AHEAD_WIN_RATE;
+        if far_ahead {
+            EndOfGame::Pass(PassReason::FarAhead)
+        } else {
+            EndOfGame::PlayOn
+        }
+    }
+
+    /// Whether a chain of `color`'s that the judgement leaves alive (not dead, not in
+    /// seki) stands in atari: one move changes the count there.
+    fn living_chain_in_atari(&self, color: Color, judgement: &Judgement) -> bool {
+        let board = self.game.board();
+        let living = board.stones(color) & !judgement.dead & !judgement.seki;
+        living.iter().any(|p| board.is_in_atari(p))
+    }
+}
+
+/// Whether the level resigns lost games (and so passes first only when the count wins).
+fn resigns(settings: &LevelSettings) -> bool {
+    settings.resign_below.is_some()
+}
+
+/// Case 3 without the arbiter: the board is settled (`SETTLED`), the pass was read well
+/// and no well-read move on the board ends `MOVE_GAINS` better in the playouts' mean
+/// margin. Moves whose margin is unknown or little read do not count against it: the
+/// search gave them few playouts because they lose.
+pub(super) fn playouts_find_no_gain(result: &SearchResult) -> bool {
+    if settled_share(result) < SETTLED {
+        return false;
+    }
+    let most = result
+        .candidates
+        .iter()
+        .map(|c| c.visits)
+        .max()
+        .unwrap_or(0);
+    let well_read = |c: &&Candidate| {
+        c.visits >= MARGIN_VISITS && c.visits as f64 >= MARGIN_VISITS_SHARE * most as f64
+    };
+    let Some(pass) = result
+        .candidates
+        .iter()
+        .filter(well_read)
+        .find(|c| c.mv == Move::Pass)
+        .and_then(|c| c.score_lead)
+    else {
+        return false;
+    };
+    result
+        .candidates
+        .iter()
+        .filter(well_read)
+        .filter(|c| c.mv != Move::Pass)
+        .all(|c| c.score_lead.is_none_or(|m| m < pass + MOVE_GAINS))
+}
+
+/// The board move to play in place of `choice` (the search's pick, perhaps a pass that no
+/// case allows): where the moves lose alike (`choice`'s win rate below `HOPELESS`) or win
+/// alike (above `1 - HOPELESS`), the well-read move on the board within `WIN_RATE_TIE` of
+/// it whose playouts end best in mean margin, so that a lost game is lost by as little
+/// as the search sees and a won one gives nothing away; otherwise the search's most
+/// visited board move. `None` when no move on the board was read; with the move, whether
+/// its margin chose it.
+pub(super) fn least_loss(result: &SearchResult, choice: Move) -> Option<(Move, bool)> {
+    let most = result
+        .candidates
+        .iter()
+        .map(|c| c.visits)
+        .max()
+        .unwrap_or(0);
+    let board_moves = || result.candidates.iter().filter(|c| c.mv != Move::Pass);
+    let reference = result
+        .candidates
+        .iter()
+        .find(|c| c.mv == choice)
+        .map_or(result.win_rate, |c| c.win_rate);
+    let alike = !(HOPELESS..=1.0 - HOPELESS).contains(&reference);
+    let by_margin = alike
+        .then(|| {
+            board_moves()
+                .filter(|c| {
+                    c.visits >= MARGIN_VISITS
+                        && c.visits as f64 >= MARGIN_VISITS_SHARE * most as f64
+                        && (c.win_rate - reference).abs() <= WIN_RATE_TIE
+                })
+                .filter_map(|c| c.score_lead.map(|m| (c.mv, m)))
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+        })
+        .flatten();
+    match by_margin {
+        Some((mv, _)) => Some((mv, true)),
+        None if choice != Move::Pass => Some((choice, false)),
+        // Candidates come most visited first.
+        None => board_moves().find(|c| c.visits > 0).map(|c| (c.mv, false)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::test_support::{candidate, result_with};
+
+    fn with_margin(name: &str, visits: u32, win_rate: f32, margin: f32) -> Candidate {
+        Candidate {
+            score_lead: Some(margin),
+            ..candidate(name, visits, win_rate)
+        }
+    }
+
+    #[test]
+    fn a_pass_is_no_change_only_when_no_well_read_move_ends_better() {
+        let mut result = result_with(vec![0.9; 81]);
+        result.candidates = vec![
+            with_margin("pass", 800, 0.3, -20.0),
+            with_margin("E5", 300, 0.31, -19.5),
+            // Little read: its margin does not count.
+            with_margin("C3", 10, 0.5, 5.0),
+        ];
+        assert!(playouts_find_no_gain(&result));
+        // The same with a third of the board open.
+        let mut open = result.clone();
+        open.ownership[..27].fill(0.2);
+        assert!(!playouts_find_no_gain(&open));
+        // A move that gains a tempo's worth.
+        result.candidates[1] = with_margin("E5", 300, 0.31, -12.0);
+        assert!(!playouts_find_no_gain(&result));
+        // A pass little read is no evidence.
+        result.candidates = vec![
+            with_margin("E5", 800, 0.3, -19.0),
+            with_margin("pass", 20, 0.3, -19.0),
+        ];
+        assert!(!playouts_find_no_gain(&result));
+    }
+
+    #[test]
+    fn where_every_move_loses_alike_the_one_that_loses_least_is_played() {
+        let mut result = result_with(vec![0.0; 81]);
+        result.candidates = vec![
+            with_margin("pass", 500, 0.05, -40.0),
+            with_margin("E5", 400, 0.04, -35.0),
+            with_margin("C3", 300, 0.05, -22.0),
+            // Loses least but little read.
+            with_margin("G7", 5, 0.05, -2.0),
+        ];
+        let c3 = candidate("C3", 0, 0.0).mv;
+        assert_eq!(least_loss(&result, Move::Pass), Some((c3, true)));
+        assert_eq!(
+            least_loss(&result, result.candidates[1].mv),
+            Some((c3, true))
+        );
+        // A close game: the search's move stands; a pass gives way to the most visited.
+        for c in &mut result.candidates {
+            c.win_rate += 0.4;
+        }
+        let e5 = result.candidates[1].mv;
+        assert_eq!(least_loss(&result, c3), Some((c3, false)));
+        assert_eq!(least_loss(&result, Move::Pass), Some((e5, false)));
+        // Nothing on the board read: no move.
+        result.candidates.truncate(1);
+        assert_eq!(least_loss(&result, Move::Pass), None);
+    }
+}
