@@ -73,7 +73,8 @@ pub struct LevelSettings {
     pub reads_endgame: bool,
     /// Resign when the win rate stays below this on two moves in a row (`None`: never).
     pub resign_below: Option<f32>,
-    /// Pass first when far ahead (only when the pass is safe).
+    /// Pass first when the count wins or far ahead (`passing.rs`, cases 3 and 4); without
+    /// it, only where no move changes the count.
     pub pass_when_won: bool,
     /// The policy network's priors (when the engine has a network for the board size).
     pub network: bool,
@@ -304,7 +305,11 @@ struct Row {
     /// share, within); `None`: always the search's move.
     impression: Option<([f32; 3], f32)>,
     /// Reads the endgame's small fights exactly, resigns hopeless games and passes first
-    /// when won: the levels from `normal` up. Weaker ones never resign (RULES.md §8).
+    /// when the count wins or far ahead (the pass judge, `passing.rs`): the levels from
+    /// `normal` up, as `normal`. Weaker ones follow `easy` (RULES.md §8): they never
+    /// resign and never pass first while a move on the board changes the count, because
+    /// a player of their rank who sees the computer pass takes the game for over, and a
+    /// level that plays a lost game to the end has no reason to end a won one early.
     plays_it_out: bool,
 }
 

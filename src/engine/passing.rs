@@ -11,8 +11,8 @@
 //!    search's ownership settles nearly the whole board (`SETTLED`) and its playouts
 //!    through the pass end no worse than through any well-read move on the board
 //!    (`MOVE_GAINS`); or no legal move is left on the board but filling eyes. At levels
-//!    that resign (`normal` and stronger), only when the count wins: a lost game is
-//!    played on until it is resigned, as before.
+//!    that pass first when won (`pass_when_won`: `normal` and stronger, which also
+//!    resign), only when the count wins: a lost game is played on until it is resigned.
 //! 4. **Far ahead**, at levels that pass first when won (`LevelSettings::pass_when_won`:
 //!    `normal` and stronger, the ranks that also resign): the judgement's count wins by
 //!    `FAR_AHEAD_POINTS` or more, the search gives `FAR_AHEAD_WIN_RATE` or more, and
@@ -99,7 +99,7 @@ impl Engine {
                 // The search's word: the game won, or lost beyond saving.
                 result.best == Move::Pass || result.win_rate > 0.5 || result.win_rate < HOPELESS
             } else {
-                playouts_find_no_gain(result) && (result.win_rate > 0.5 || !resigns(settings))
+                playouts_find_no_gain(result) && (result.win_rate > 0.5 || !settings.pass_when_won)
             };
             return match pass {
                 true if opponent_passed => EndOfGame::Pass(PassReason::Answers),
@@ -136,7 +136,7 @@ impl Engine {
             return EndOfGame::PlayOn;
         }
         // Ours in atari or unsettled were answered above (`needs_answer`).
-        if judgement.unsettled.is_empty() && (lead > 0.0 || !resigns(settings)) {
+        if judgement.unsettled.is_empty() && (lead > 0.0 || !settings.pass_when_won) {
             return EndOfGame::Pass(PassReason::NoChange);
         }
         let far_ahead = settings.pass_when_won
@@ -156,11 +156,6 @@ impl Engine {
         let living = board.stones(color) & !judgement.dead & !judgement.seki;
         living.iter().any(|p| board.is_in_atari(p))
     }
-}
-
-/// Whether the level resigns lost games (and so passes first only when the count wins).
-fn resigns(settings: &LevelSettings) -> bool {
-    settings.resign_below.is_some()
 }
 
 /// Case 3 without the arbiter: the board is settled (`SETTLED`), the pass was read well
