@@ -9,7 +9,8 @@
 #   LIBEGO9, LIBEGO19: libego 0.1.127 built with -DBOARDSIZE=9 and -DBOARDSIZE=19
 #   PACHI: a Pachi 12.90 binary (make DCNN=0 JOSEKIFIX=0)
 # Environment: ROUNDS (default 3), YEOUL (default target/release/yeoul), SECONDS_EACH per yeoul
-# measurement (default 3). BENCHMARKS.md says how to build the references.
+# measurement (default 3). benchmarks/journal/2026-12-04-issue-13-playout-speed-side-by-side-with-libego-and-pachi.md
+# says how to build the references.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then

@@ -562,8 +562,7 @@ fn timed_sessions_of_analysis_setup_and_genmove_get_one_answer_each() {
     std::fs::remove_dir_all(&games).ok();
 }
 
-/// Timed sessions a test run plays, and commands a session (see BENCHMARKS.md "Tree
-/// reuse and set-up stones": how long the bug of a tree kept for another position took
+/// Timed sessions a test run plays, and commands a session (see BENCHMARKS.md "Fuzzing": how long the bug of a tree kept for another position took
 /// to find).
 const TIMED_SESSIONS: u64 = 40;
 const TIMED_COMMANDS: usize = 24;

@@ -364,7 +364,7 @@ const fn row(
 /// (`easy` 0.3 s, `normal` 1.2 s, `hard` and `max` 2.8 s). What a rank sees is a larger
 /// share of the board than KaTrain's count at its own rank: at KaTrain's 8k share
 /// `normal` lost 10 of 10 even games to the previous `normal` (ARCHITECTURE.md "Levels";
-/// BENCHMARKS.md "Levels as ranks" has the measurements that set these columns). On 9x9
+/// `benchmarks/journal/2026-12-05-issue-42-levels-as-ranks.md` has the measurements that set these columns). On 9x9
 /// the ranks above `normal` read more of the learned model's favourites: reading 8,
 /// `hard` won 9 of 30 giving `normal` 2 stones (below its rung), reading 16 inside it.
 /// On 13x13 and 19x19 they notice more of what they did not read: noticing only 0.15

@@ -84,7 +84,7 @@ pub struct EngineConfig {
 }
 
 /// Overrides of a level's row of the table (`None`: the table's value), for the matches
-/// that calibrate it (BENCHMARKS.md "Levels"). They apply to the ranks, not to `max`.
+/// that calibrate it (`benchmarks/journal/2026-12-03-issue-12-levels.md`). They apply to the ranks, not to `max`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Calibration {
     /// The kyu rank whose share of the board the level sees.
@@ -178,8 +178,8 @@ impl Default for EngineConfig {
 }
 
 /// The sizes on which `max` uses the network by default (bit n: n x n): 9x9, 13x13 and
-/// 19x19, where `max` with it beat `max` without it (BENCHMARKS.md "The version-2 network
-/// trained"). The ranks see with it on 19x19 only (`levels::RANKS_SEE_WITH_NETWORK`).
+/// 19x19, where `max` with it beat `max` without it (BENCHMARKS.md "Policy
+/// network"). The ranks see with it on 19x19 only (`levels::RANKS_SEE_WITH_NETWORK`).
 pub const NETWORK_SIZES: u32 = 1 << 9 | 1 << 13 | 1 << 19;
 
 /// The network of `config` for boards of `size`, where it plays that size and is used on
