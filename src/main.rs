@@ -82,12 +82,7 @@ struct EngineOptions {
     no_net: bool,
     /// The board sizes the network is used on, where it plays them (a network file of
     /// version 2 plays every size; default: 9, 13 and 19, where it is measured to help).
-    #[arg(
-        long,
-        global = true,
-        value_delimiter = ',',
-        help_heading = "Experiments"
-    )]
+    #[arg(long, global = true, value_delimiter = ',')]
     net_sizes: Vec<usize>,
     /// The network alone: its most probable legal move at once, no search (never filling
     /// an own true eye; a pass when nothing else is left; never resigns). On the sizes
