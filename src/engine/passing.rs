@@ -8,9 +8,15 @@
 //!    finds no unsettled stones, no living chain of either colour in atari, no open
 //!    border, and no neutral point or teire to fill (under area rules each neutral point
 //!    is a point and is filled first); or, where there was no time for the judgement, the
-//!    search's ownership settles nearly the whole board (`SETTLED`) and its playouts
-//!    through the pass end no worse than through any well-read move on the board
-//!    (`MOVE_GAINS`); or no legal move is left on the board but filling eyes. At levels
+//!    board is closed (no empty point that stones of both colours reach: no dame, no open
+//!    border, no stone left inside the other side's area), the search's ownership settles
+//!    nearly the whole board (`SETTLED`) and every well-read
+//!    move on the board ends worse than the pass in the playouts' mean margin
+//!    (`MOVE_LOSES`): only moves that harm the mover are left (a move merely as good as
+//!    the pass, such as one inside its own area under area rules, is played: in a game
+//!    lost by 100 points every move looks alike to the playouts, and a pass there at move
+//!    190 would end a game still open); or no legal move is left on the board but
+//!    filling eyes. At levels
 //!    that pass first when won (`pass_when_won`: `normal` and stronger, which also
 //!    resign), only when the count wins: a lost game is played on until it is resigned.
 //! 4. **Far ahead**, at levels that pass first when won (`LevelSettings::pass_when_won`:
@@ -30,7 +36,7 @@ use super::Engine;
 use super::end_of_game::settled_share;
 use super::levels::LevelSettings;
 use crate::referee::{self, Judgement};
-use crate::rules::{Color, Move};
+use crate::rules::{Bitboard, Board, Color, Move, owned_regions};
 use crate::search::{Candidate, SearchResult};
 
 /// A search win rate below which no move saves the game: after the opponent's pass,
@@ -44,9 +50,10 @@ pub(super) const FAR_AHEAD_POINTS: f64 = 10.0;
 /// ... and the search to give at least this win rate.
 pub(super) const FAR_AHEAD_WIN_RATE: f32 = 0.9;
 
-/// A board move whose playouts end this many points (mean, komi included) better than
-/// the pass's gains something by being played: the pass is not "no change" then.
-pub(super) const MOVE_GAINS: f32 = 1.0;
+/// A board move whose playouts end at least this many points (mean, komi included) worse
+/// than the pass's harms the mover (under territory rules a move inside its own territory
+/// costs exactly a point).
+pub(super) const MOVE_LOSES: f32 = 0.5;
 
 /// Without the judgement, a pass changes nothing only where the search's ownership gives
 /// at least this share of the board firmly to one side: a rank reads a few moves, and
@@ -99,7 +106,9 @@ impl Engine {
                 // The search's word: the game won, or lost beyond saving.
                 result.best == Move::Pass || result.win_rate > 0.5 || result.win_rate < HOPELESS
             } else {
-                playouts_find_no_gain(result) && (result.win_rate > 0.5 || !settings.pass_when_won)
+                closed(self.game.board())
+                    && playouts_find_only_losses(result)
+                    && (result.win_rate > 0.5 || !settings.pass_when_won)
             };
             return match pass {
                 true if opponent_passed => EndOfGame::Pass(PassReason::Answers),
@@ -158,11 +167,22 @@ impl Engine {
     }
 }
 
+/// Whether no empty point is reached by stones of both colours: the board's regions all
+/// closed, as at the end of a game played out (a stone left inside the other side's area
+/// reaches its region too: until it is captured, the board is open). A rank reads a
+/// few moves, and in a game lost by 100 points the playouts own the whole board for the
+/// winner: neither tells a board still open from a finished one; this does.
+fn closed(board: &Board) -> bool {
+    let owned = owned_regions(board, &Bitboard::EMPTY);
+    let empty = board.on_board() & !(board.stones(Color::Black) | board.stones(Color::White));
+    (empty & !(owned.black | owned.white)).is_empty()
+}
+
 /// Case 3 without the arbiter: the board is settled (`SETTLED`), the pass was read well
-/// and no well-read move on the board ends `MOVE_GAINS` better in the playouts' mean
-/// margin. Moves whose margin is unknown or little read do not count against it: the
-/// search gave them few playouts because they lose.
-pub(super) fn playouts_find_no_gain(result: &SearchResult) -> bool {
+/// and every well-read move on the board ends `MOVE_LOSES` worse in the playouts' mean
+/// margin. Moves little read do not count against it: the search gave them few playouts
+/// because they lose.
+pub(super) fn playouts_find_only_losses(result: &SearchResult) -> bool {
     if settled_share(result) < SETTLED {
         return false;
     }
@@ -189,7 +209,7 @@ pub(super) fn playouts_find_no_gain(result: &SearchResult) -> bool {
         .iter()
         .filter(well_read)
         .filter(|c| c.mv != Move::Pass)
-        .all(|c| c.score_lead.is_none_or(|m| m < pass + MOVE_GAINS))
+        .all(|c| c.score_lead.is_some_and(|m| m <= pass - MOVE_LOSES))
 }
 
 /// The board move to play in place of `choice` (the search's pick, perhaps a pass that no
@@ -246,28 +266,54 @@ mod tests {
     }
 
     #[test]
-    fn a_pass_is_no_change_only_when_no_well_read_move_ends_better() {
+    fn without_the_arbiter_a_pass_changes_nothing_only_where_every_move_harms() {
         let mut result = result_with(vec![0.9; 81]);
         result.candidates = vec![
             with_margin("pass", 800, 0.3, -20.0),
-            with_margin("E5", 300, 0.31, -19.5),
+            // Filling an own eye, and playing into the opponent's area.
+            with_margin("E5", 300, 0.1, -35.0),
+            with_margin("G3", 100, 0.25, -21.0),
             // Little read: its margin does not count.
             with_margin("C3", 10, 0.5, 5.0),
         ];
-        assert!(playouts_find_no_gain(&result));
+        assert!(playouts_find_only_losses(&result));
         // The same with a third of the board open.
         let mut open = result.clone();
         open.ownership[..27].fill(0.2);
-        assert!(!playouts_find_no_gain(&open));
-        // A move that gains a tempo's worth.
-        result.candidates[1] = with_margin("E5", 300, 0.31, -12.0);
-        assert!(!playouts_find_no_gain(&result));
+        assert!(!playouts_find_only_losses(&open));
+        // A move as good as the pass (a lost game, where every move looks alike; or one
+        // inside an own area under area rules) is played, not passed over.
+        let mut alike = result.clone();
+        alike.candidates[2] = with_margin("G3", 100, 0.3, -19.8);
+        assert!(!playouts_find_only_losses(&alike));
         // A pass little read is no evidence.
         result.candidates = vec![
-            with_margin("E5", 800, 0.3, -19.0),
+            with_margin("E5", 800, 0.3, -30.0),
             with_margin("pass", 20, 0.3, -19.0),
         ];
-        assert!(!playouts_find_no_gain(&result));
+        assert!(!playouts_find_only_losses(&result));
+    }
+
+    #[test]
+    fn a_board_is_closed_when_no_empty_point_is_reached_by_both_colours() {
+        let board = |diagram| crate::rules::parse_diagram(diagram).unwrap();
+        let finished = ". X O .
+                        X X O O
+                        . X O .
+                        X X O O";
+        assert!(closed(&board(finished)));
+        // A neutral point between them.
+        let dame = ". X . O
+                    X X O O
+                    . X O .
+                    X X O O";
+        assert!(!closed(&board(dame)));
+        // A White stone left in Black's area.
+        let inside = ". X O .
+                      X X O O
+                      O . X O
+                      X X X O";
+        assert!(!closed(&board(inside)));
     }
 
     #[test]
