@@ -7,18 +7,17 @@
 //! 3. **No move changes the count**: the arbiter's judgement of the board after the pass
 //!    finds no unsettled stones, no living chain of either colour in atari, no open
 //!    border, and no neutral point or teire to fill (under area rules each neutral point
-//!    is a point and is filled first); or, where there was no time for the judgement, the
+//!    is a point and is filled first). Where there was no time for the judgement: the
 //!    board is closed (no empty point that stones of both colours reach: no dame, no open
 //!    border, no stone left inside the other side's area), the search's ownership settles
-//!    nearly the whole board (`SETTLED`) and every well-read
-//!    move on the board ends worse than the pass in the playouts' mean margin
-//!    (`MOVE_LOSES`): only moves that harm the mover are left (a move merely as good as
-//!    the pass, such as one inside its own area under area rules, is played: in a game
-//!    lost by 100 points every move looks alike to the playouts, and a pass there at move
-//!    190 would end a game still open); or no legal move is left on the board but
-//!    filling eyes. At levels
-//!    that pass first when won (`pass_when_won`: `normal` and stronger, which also
-//!    resign), only when the count wins: a lost game is played on until it is resigned.
+//!    nearly the whole board (`SETTLED`), and every well-read move on the board ends worse
+//!    than the pass in the playouts' mean margin (`MOVE_LOSES`), so that only moves that
+//!    harm the mover are left (a move as good as the pass, one inside its own area under
+//!    area rules, is played: in a game lost by 100 points every move looks alike to the
+//!    playouts, and a pass there at move 190 would end a game still open). Or no legal
+//!    move is left on the board but filling eyes. At levels that pass first when won
+//!    (`pass_when_won`: `normal` and stronger, which also resign), only when the count
+//!    wins: a lost game is played on until it is resigned.
 //! 4. **Far ahead**, at levels that pass first when won (`LevelSettings::pass_when_won`:
 //!    `normal` and stronger, the ranks that also resign): the judgement's count wins by
 //!    `FAR_AHEAD_POINTS` or more, the search gives `FAR_AHEAD_WIN_RATE` or more, and
@@ -36,7 +35,7 @@ use super::Engine;
 use super::end_of_game::settled_share;
 use super::levels::LevelSettings;
 use crate::referee::{self, Judgement};
-use crate::rules::{Bitboard, Board, Color, Move, owned_regions};
+use crate::rules::{Bitboard, Board, Color, Move, Point, owned_regions};
 use crate::search::{Candidate, SearchResult};
 
 /// A search win rate below which no move saves the game: after the opponent's pass,
@@ -85,7 +84,7 @@ pub(super) enum PassReason {
 pub(super) enum EndOfGame {
     Pass(PassReason),
     /// A neutral point or teire filled first (never a pass while one is left).
-    Fill(crate::rules::Point),
+    Fill(Point),
     /// Play a move on the board.
     PlayOn,
 }
