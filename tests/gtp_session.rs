@@ -304,7 +304,7 @@ fn the_gogui_policy_drawing_shades_and_labels_moves() {
         "{}",
         answers[2]
     );
-    assert!(answers[3].contains("gfx/Learned policy/yeoul-gfx_policy"));
+    assert!(answers[3].contains("gfx/Policy/yeoul-gfx_policy"));
 }
 
 #[test]
@@ -324,8 +324,11 @@ fn at_level_max_the_policy_commands_answer_the_networks_probabilities() {
     let engine = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
     let mut out = Vec::new();
     // Black A2 takes White A1: A1 is then a suicide for White, B1 and A2 occupied.
+    // Then `hard`, a rank: on 19x19 it sees with the network, on 9x9 with the learned
+    // model, and what it is shown with is what it sees with.
     let input = "play b B1\nplay w A1\nplay b Q16\nplay w B2\nplay b A2\nyeoul-policy 400\n\
-                 yeoul-gfx_policy\nyeoul-difficulty hard\nyeoul-gfx_policy\n";
+                 yeoul-gfx_policy\nyeoul-difficulty hard\nyeoul-gfx_policy\n\
+                 boardsize 9\nclear_board\nyeoul-gfx_policy\n";
     yeoul::gtp::run(engine, Cursor::new(input.as_bytes().to_vec()), &mut out);
     let out = String::from_utf8(out).expect("UTF-8");
     let answers: Vec<&str> = out.split("\n\n").collect();
@@ -351,9 +354,14 @@ fn at_level_max_the_policy_commands_answer_the_networks_probabilities() {
         answers[6]
     );
     assert!(
-        answers[8].contains("\nTEXT learned policy: "),
+        answers[8].contains("\nTEXT policy network: "),
         "{}",
         answers[8]
+    );
+    assert!(
+        answers[11].contains("\nTEXT learned policy: "),
+        "{}",
+        answers[11]
     );
 }
 

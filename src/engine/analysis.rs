@@ -1,6 +1,7 @@
 //! Analysis: searches that play nothing (GoGui, Sabaki, Lizzie), pondering, the
 //! benchmark, and the policy the front ends draw.
 
+use super::levels::{RANKS_SEE_WITH_NETWORK, Sight};
 use super::memory::tree_nodes;
 use super::{BenchmarkLimit, Decision, Engine};
 use crate::knowledge::Recent;
@@ -43,9 +44,23 @@ impl Engine {
         self.board_network.as_deref()
     }
 
+    /// The network the level's own policy comes from, the one owner of that choice: a
+    /// rank sees the board with it on the sizes of [`RANKS_SEE_WITH_NETWORK`], `max` rates
+    /// its moves with it where it uses it (`--net-only` plays with it). `None`: the
+    /// learned model's policy.
+    pub(super) fn level_network(&self) -> Option<&Network> {
+        let settings = self.settings();
+        let uses = match settings.sees {
+            Sight::AsRank { .. } => RANKS_SEE_WITH_NETWORK & (1 << self.game.size().get()) != 0,
+            Sight::Everything => settings.network,
+        };
+        self.network_for_board()
+            .filter(|_| uses || self.config.network_only)
+    }
+
     /// What [`Engine::policy`] answers from: "policy network" or "learned policy".
     pub fn policy_name(&self) -> &'static str {
-        if self.active_network().is_some() {
+        if self.level_network().is_some() {
             "policy network"
         } else {
             "learned policy"
@@ -53,10 +68,11 @@ impl Engine {
     }
 
     /// The probability of each legal move of `color` in the current position, best
-    /// first: the policy network's where the level uses it, else the learned model's
-    /// (`None` with neither).
+    /// first: the level's own policy (the network's where the level sees or rates moves
+    /// with it, [`Engine::level_network`], else the learned model's; `None` with neither),
+    /// what the front ends draw.
     pub fn policy(&self, color: Color) -> Option<Vec<(Point, f32)>> {
-        self.policy_from(color, self.active_network())
+        self.policy_from(color, self.level_network())
     }
 
     /// [`Engine::policy`] from `network`, or the learned model's without one.

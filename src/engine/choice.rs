@@ -1,7 +1,7 @@
 //! How a level picks its move: the moves its rank sees and reads (`seen`), searched, and
 //! among what the search found the best or, at the weakest levels, one nearly as good.
 
-use super::levels::{self, RANKS_SEE_WITH_NETWORK, Sight};
+use super::levels::{self, Sight};
 use super::{Choice, Engine, seen};
 use crate::rules::{Bitboard, Color, Move, Point};
 use crate::search::{SearchError, SearchParams, SearchResult};
@@ -239,17 +239,15 @@ impl Engine {
         Some(Reading { read, impression })
     }
 
-    /// The policy a rank sees the board with: the network's on the sizes the ranks see
-    /// with it ([`RANKS_SEE_WITH_NETWORK`]), else the learned model's, else every move
-    /// alike; over the legal moves that do not fill an own true eye, best first.
+    /// The policy a rank sees the board with: the level's own ([`Engine::policy`]: the
+    /// network's on the sizes the ranks see with it, else the learned model's), else every
+    /// move alike; over the legal moves that do not fill an own true eye, best first.
     fn seeing_policy(&self, color: Color) -> Vec<(Point, f32)> {
         let game = &self.game;
         let board = game.board();
         let sensible =
             |p: Point| !board.is_true_eye(p, color) && game.is_legal(color, Move::Play(p));
-        let sees_with_network = RANKS_SEE_WITH_NETWORK & (1 << game.size().get()) != 0;
-        let network = self.network_for_board().filter(|_| sees_with_network);
-        let rated = self.policy_from(color, network);
+        let rated = self.policy(color);
         match rated {
             Some(rated) => rated.into_iter().filter(|&(p, _)| sensible(p)).collect(),
             None => {

@@ -106,7 +106,7 @@ const COMMANDS: &[(&str, Handler)] = &[
 const GOGUI_ANALYZE: &[&str] = &[
     "dboard/Ownership/yeoul-ownership",
     "gfx/Best moves/yeoul-gfx_best",
-    "gfx/Learned policy/yeoul-gfx_policy",
+    "gfx/Policy/yeoul-gfx_policy",
     "gfx/Principal variation/yeoul-gfx_pv",
     "gfx/Final status/yeoul-gfx_final_status",
     "plist/Dead stones/final_status_list dead",
@@ -603,8 +603,8 @@ fn learned_policy(session: &Session) -> Result<Vec<(Point, f32)>, GtpError> {
 }
 
 /// `yeoul-policy [N]`: the N (20) most probable moves of the side to move under the
-/// policy network (where the level uses it) or the learned model, one `VERTEX
-/// PROBABILITY` line each, best first.
+/// level's own policy (the network's where the level sees or rates moves with it, else
+/// the learned model's: `Engine::policy`), one `VERTEX PROBABILITY` line each, best first.
 fn policy(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     let n = match args {
         [] => 20,
@@ -623,7 +623,7 @@ fn policy(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
         .join("\n"))
 }
 
-/// The learned policy as GoGui draws it: shading by probability (relative to the best
+/// The level's policy as GoGui draws it (its status bar names which): shading by probability (relative to the best
 /// move), the ten best as percentages, the best in the status bar.
 fn gfx_policy(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
     expect_args(args, 0)?;
