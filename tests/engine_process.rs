@@ -329,11 +329,19 @@ fn a_search_that_fills_its_tree_keeps_the_process_under_the_limit() {
         let stdout = BufReader::new(child.stdout.take().unwrap());
         (child, stdin, stdout)
     };
-    // What the engine holds before it searches (code and the model's tables: rating the
-    // moves waits for the shape table, built on a thread of its own from the start).
+    // What the engine holds before it searches (code, the network and the model's tables:
+    // the learned model's policy, which `hard` sees with on 9x9, waits for the shape
+    // table, built on a thread of its own from the start; on 19x19 it sees with the
+    // network).
     let (mut child, mut stdin, mut stdout) = start(None);
-    writeln!(stdin, "yeoul-policy 1").unwrap();
-    response(&mut stdout);
+    writeln!(
+        stdin,
+        "boardsize 9\nyeoul-policy 1\nboardsize 19\nyeoul-policy 1"
+    )
+    .unwrap();
+    for _ in 0..4 {
+        response(&mut stdout);
+    }
     let before = status_mib(child.id(), "VmRSS:");
     drop(stdin);
     child.wait().unwrap();
