@@ -4,7 +4,7 @@
 use super::choice::draw_candidate;
 use super::end_of_game::{answers_an_invasion, inside_settled_area};
 use super::levels::Sight;
-use super::passing::{EndOfGame, PassReason, least_loss};
+use super::passing::{EndOfGame, least_loss};
 use super::{Decision, Engine, Reply};
 use crate::rules::{BoardSize, Color, Move};
 use crate::search::{SearchError, SearchParams, SearchResult, SearchStats};
@@ -224,12 +224,7 @@ impl Engine {
                     if judgement.is_some() {
                         self.count_on_judgement_after_pass();
                     }
-                    let decision = match reason {
-                        PassReason::Answers => Decision::PassWon,
-                        PassReason::NoChange => Decision::PassSafe,
-                        PassReason::FarAhead => Decision::PassFarAhead,
-                    };
-                    return Ok((Reply::Move(Move::Pass), result, decision));
+                    return Ok((Reply::Move(Move::Pass), result, reason.decision()));
                 }
                 EndOfGame::Fill(p) => {
                     return Ok((Reply::Move(Move::Play(p)), result, Decision::Cleanup));
@@ -278,12 +273,7 @@ impl Engine {
                 }
                 EndOfGame::Pass(reason) => {
                     self.count_on_judgement_after_pass();
-                    let decision = if reason == PassReason::FarAhead {
-                        Decision::PassFarAhead
-                    } else {
-                        Decision::PassSafe
-                    };
-                    return Ok((Reply::Move(Move::Pass), result, decision));
+                    return Ok((Reply::Move(Move::Pass), result, reason.decision()));
                 }
                 EndOfGame::PlayOn => {}
             }

@@ -31,9 +31,9 @@
 //! played instead, chosen by the margin where every move loses (or wins) alike
 //! ([`least_loss`]).
 
-use super::Engine;
 use super::end_of_game::settled_share;
 use super::levels::LevelSettings;
+use super::{Decision, Engine};
 use crate::referee::{self, Judgement};
 use crate::rules::{Bitboard, Board, Color, Move, Point, owned_regions};
 use crate::search::{Candidate, SearchResult};
@@ -76,6 +76,17 @@ pub(super) enum PassReason {
     NoChange,
     /// Case 4: far ahead, at a level that passes first when won.
     FarAhead,
+}
+
+impl PassReason {
+    /// How the move's log and `yeoul-stats` name it.
+    pub(super) fn decision(self) -> Decision {
+        match self {
+            PassReason::Answers => Decision::PassWon,
+            PassReason::NoChange => Decision::PassSafe,
+            PassReason::FarAhead => Decision::PassFarAhead,
+        }
+    }
 }
 
 /// What the end of the game asks of a move, when the opponent has passed or the search
