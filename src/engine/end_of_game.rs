@@ -105,11 +105,16 @@ impl Engine {
     /// Whether something of `color`'s still needs a move: a living chain in atari, or one
     /// that lives only if its owner moves first.
     pub(super) fn needs_answer(&self, color: Color, judgement: &Judgement) -> bool {
+        self.living_chain_in_atari(color, judgement)
+            || !(judgement.unsettled & self.game.board().stones(color)).is_empty()
+    }
+
+    /// Whether a chain of `color`'s that the judgement leaves alive (not dead, not in
+    /// seki) stands in atari: one move changes the count there.
+    pub(super) fn living_chain_in_atari(&self, color: Color, judgement: &Judgement) -> bool {
         let board = self.game.board();
-        let ours = board.stones(color) & !judgement.dead;
-        ours.iter()
-            .any(|p| !judgement.seki.contains(p) && board.is_in_atari(p))
-            || !(judgement.unsettled & board.stones(color)).is_empty()
+        let living = board.stones(color) & !judgement.dead & !judgement.seki;
+        living.iter().any(|p| board.is_in_atari(p))
     }
 }
 

@@ -263,8 +263,10 @@ impl Engine {
             && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
             && inside_settled_area(&self.game, &result, p)
             && let Some(judgement) = self.judgement_after_pass(color, started.elapsed())
-            && (judgement.territory(&self.game).black | judgement.territory(&self.game).white)
-                .contains(p)
+            && {
+                let territory = judgement.territory(&self.game);
+                (territory.black | territory.white).contains(p)
+            }
             && !answers_an_invasion(&self.game, &judgement, p)
         {
             match self.end_of_game(color, &result, Some(&judgement), false, &settings) {

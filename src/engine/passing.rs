@@ -167,14 +167,6 @@ impl Engine {
             EndOfGame::PlayOn
         }
     }
-
-    /// Whether a chain of `color`'s that the judgement leaves alive (not dead, not in
-    /// seki) stands in atari: one move changes the count there.
-    fn living_chain_in_atari(&self, color: Color, judgement: &Judgement) -> bool {
-        let board = self.game.board();
-        let living = board.stones(color) & !judgement.dead & !judgement.seki;
-        living.iter().any(|p| board.is_in_atari(p))
-    }
 }
 
 /// Whether no empty point is reached by stones of both colours: the board's regions all
@@ -188,6 +180,18 @@ fn closed(board: &Board) -> bool {
     (empty & !(owned.black | owned.white)).is_empty()
 }
 
+/// Whether a candidate of `result` was read enough for its margin to be trusted
+/// (`MARGIN_VISITS`, and `MARGIN_VISITS_SHARE` of the most visited move's playouts).
+fn well_read(result: &SearchResult) -> impl Fn(&&Candidate) -> bool + Copy {
+    let most = result
+        .candidates
+        .iter()
+        .map(|c| c.visits)
+        .max()
+        .unwrap_or(0);
+    move |c| c.visits >= MARGIN_VISITS && c.visits as f64 >= MARGIN_VISITS_SHARE * most as f64
+}
+
 /// Case 3 without the arbiter: the board is settled (`SETTLED`), the pass was read well
 /// and every well-read move on the board ends `MOVE_LOSES` worse in the playouts' mean
 /// margin. Moves little read do not count against it: the search gave them few playouts
@@ -196,15 +200,7 @@ pub(super) fn playouts_find_only_losses(result: &SearchResult) -> bool {
     if settled_share(result) < SETTLED {
         return false;
     }
-    let most = result
-        .candidates
-        .iter()
-        .map(|c| c.visits)
-        .max()
-        .unwrap_or(0);
-    let well_read = |c: &&Candidate| {
-        c.visits >= MARGIN_VISITS && c.visits as f64 >= MARGIN_VISITS_SHARE * most as f64
-    };
+    let well_read = well_read(result);
     let Some(pass) = result
         .candidates
         .iter()
@@ -230,12 +226,7 @@ pub(super) fn playouts_find_only_losses(result: &SearchResult) -> bool {
 /// visited board move. `None` when no move on the board was read; with the move, whether
 /// its margin chose it.
 pub(super) fn least_loss(result: &SearchResult, choice: Move) -> Option<(Move, bool)> {
-    let most = result
-        .candidates
-        .iter()
-        .map(|c| c.visits)
-        .max()
-        .unwrap_or(0);
+    let well_read = well_read(result);
     let board_moves = || result.candidates.iter().filter(|c| c.mv != Move::Pass);
     let reference = result
         .candidates
@@ -246,11 +237,7 @@ pub(super) fn least_loss(result: &SearchResult, choice: Move) -> Option<(Move, b
     let by_margin = alike
         .then(|| {
             board_moves()
-                .filter(|c| {
-                    c.visits >= MARGIN_VISITS
-                        && c.visits as f64 >= MARGIN_VISITS_SHARE * most as f64
-                        && (c.win_rate - reference).abs() <= WIN_RATE_TIE
-                })
+                .filter(|c| well_read(c) && (c.win_rate - reference).abs() <= WIN_RATE_TIE)
                 .filter_map(|c| c.score_lead.map(|m| (c.mv, m)))
                 .max_by(|a, b| a.1.total_cmp(&b.1))
         })
