@@ -11,8 +11,8 @@
 //!     cargo run --release --example move_choices -- --from 2011-07-01 --games 300 \
 //!         ../shared/data/tom-9d/tom-2011.sgf
 //!
-//! With `--level L` (and the engine's calibration options after `--`, as `yeoul` takes
-//! them: `--impression-within 0.1`), the level's own choice on `--sample N` of the same
+//! With `--level L` (and `--level-set KEY=VALUE` as `yeoul` takes it:
+//! `--level-set impression-within=0.1`), the level's own choice on `--sample N` of the same
 //! positions drawn at random (a screen before the level plays games).
 //!
 //! A game counts when its PB or PW contains `--player` (any case; every player when
@@ -24,7 +24,7 @@ use rand_pcg::Pcg32;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use yeoul::engine::seen::katrain_choice;
-use yeoul::engine::{Decision, Engine, EngineConfig, Level, Reply};
+use yeoul::engine::{Decision, Engine, EngineConfig, Level, LevelChanges, Reply};
 use yeoul::rules::{BoardSize, Color, Game, Move, Point, Ruleset};
 use yeoul::sgf::{Until, read_game};
 use yeoul::train::records::{sgf_files, split_collection};
@@ -42,8 +42,7 @@ struct Options {
     seed: u64,
     level: Option<Level>,
     sample: usize,
-    impression_within: Option<f32>,
-    impression_share: Option<f32>,
+    level_changes: LevelChanges,
     inputs: Vec<PathBuf>,
 }
 
@@ -58,8 +57,7 @@ fn options() -> Options {
         seed: 1,
         level: None,
         sample: 300,
-        impression_within: None,
-        impression_share: None,
+        level_changes: LevelChanges::default(),
         inputs: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -80,11 +78,11 @@ fn options() -> Options {
             "--seed" => o.seed = value().parse().expect("--seed N"),
             "--level" => o.level = Some(value().parse().expect("--level LEVEL")),
             "--sample" => o.sample = value().parse().expect("--sample N"),
-            "--impression-within" => {
-                o.impression_within = Some(value().parse().expect("--impression-within W"))
-            }
-            "--impression-share" => {
-                o.impression_share = Some(value().parse().expect("--impression-share P"))
+            "--level-set" => {
+                let setting = value();
+                if let Err(e) = o.level_changes.set(&setting) {
+                    panic!("--level-set {setting}: {e}");
+                }
             }
             _ => o.inputs.push(PathBuf::from(arg)),
         }
@@ -239,8 +237,7 @@ fn main() {
             seed: o.seed,
             ..EngineConfig::default()
         };
-        config.calibration.impression_within = o.impression_within;
-        config.calibration.impression_share = o.impression_share;
+        config.level_changes = o.level_changes;
         let mut player = Engine::new(BoardSize::NINETEEN, Ruleset::Chinese, config);
         let mut sample: Vec<&Position> = positions.iter().collect();
         sample.shuffle(&mut rng);

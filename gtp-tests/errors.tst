@@ -41,3 +41,20 @@ play b E5
 
 22 undo
 #? [cannot undo]
+
+# A calibration change to the level's row: a refused one changes nothing, the others
+# included.
+30 yeoul-level_set reads=16
+#? [reads=16]
+
+31 yeoul-level_set notices=0.1 sees-as=-8
+#? [unknown key "sees-as": the keys are share-of-kyu .*impression-share .*]
+
+32 yeoul-level_set
+#? [reads=16]
+
+33 yeoul-level_set reads=0
+#? [reads takes a count from 1 to 361, not "0"; the keys are share-of-kyu .*]
+
+34 yeoul-level_set
+#? [reads=16]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
-use yeoul::engine::{Engine, EngineConfig, Level, TimeControl, check_memory};
+use yeoul::engine::{Engine, EngineConfig, Level, LevelChanges, TimeControl, check_memory};
 use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::network::Network;
@@ -111,43 +111,18 @@ struct EngineOptions {
     /// experiment).
     #[arg(long, default_value_t = 0, global = true, help_heading = "Experiments")]
     amaf_distance: u32,
-    /// A rank sees the share of the board of this kyu rank instead of the table's
-    /// (calibration; 1 dan is 0).
+    /// Changes a rank's row of the level table, for the matches that calibrate it:
+    /// share-of-kyu, reads, notices, playouts, network-priors, impression-within,
+    /// impression-share (`--level-set reads=16 --level-set notices=0`; ARCHITECTURE.md
+    /// "Levels").
     #[arg(
         long,
         global = true,
+        value_name = "KEY=VALUE",
         help_heading = "Calibrating the levels",
-        allow_negative_numbers = true
+        allow_hyphen_values = true
     )]
-    sees_as: Option<f64>,
-    /// How many of the moves it sees (the policy's favourites) a rank reads (calibration).
-    #[arg(long, global = true, help_heading = "Calibrating the levels")]
-    reads: Option<usize>,
-    /// How much better in win rate a move a rank did not read must be to be played
-    /// (calibration).
-    #[arg(long, global = true, help_heading = "Calibrating the levels")]
-    notices: Option<f32>,
-    /// A rank's playout cap on every size instead of the table's; its time still bounds a
-    /// move (calibration).
-    #[arg(long, global = true, help_heading = "Calibrating the levels")]
-    rank_playouts: Option<u64>,
-    /// A rank searches with the policy network's priors (calibration: true or false).
-    #[arg(long, global = true, help_heading = "Calibrating the levels")]
-    rank_network: Option<bool>,
-    /// A rank plays its first impression unless it is this much worse in win rate than
-    /// the best move it read (calibration; 0 to 1, or -1 for never).
-    #[arg(
-        long,
-        global = true,
-        help_heading = "Calibrating the levels",
-        allow_negative_numbers = true
-    )]
-    impression_within: Option<f32>,
-    /// The share of its moves on which a rank has a first impression, on every size
-    /// (calibration; 0 to 1; with --impression-within alone, the table's share, or every
-    /// move for a rank with none).
-    #[arg(long, global = true, help_heading = "Calibrating the levels")]
-    impression_share: Option<f32>,
+    level_set: Vec<String>,
 }
 
 impl EngineOptions {
@@ -170,15 +145,7 @@ impl EngineOptions {
             learned_playouts: self.learned_playouts,
             two_liberty_playouts: self.two_liberty_playouts,
             amaf_distance: self.amaf_distance,
-            calibration: yeoul::engine::Calibration {
-                sees_as: self.sees_as,
-                reads: self.reads,
-                notices: self.notices,
-                playouts: self.rank_playouts,
-                network: self.rank_network,
-                impression_within: self.impression_within,
-                impression_share: self.impression_share,
-            },
+            level_changes: self.level_changes().unwrap_or_else(|e| fail(&e)),
             level: self.level,
             playouts: self.playouts,
             seed: self.seed,
@@ -201,6 +168,15 @@ impl EngineOptions {
         }
         yeoul::engine::prepare_in_background(&config);
         config
+    }
+
+    /// The changes `--level-set` makes to the level's row.
+    fn level_changes(&self) -> Result<LevelChanges, String> {
+        let mut changes = LevelChanges::default();
+        for setting in &self.level_set {
+            changes.set(setting)?;
+        }
+        Ok(changes)
     }
 
     fn check(&self) {
@@ -231,35 +207,11 @@ impl EngineOptions {
         if self.amaf_distance > 16 {
             fail("--amaf-distance must be 0 to 16");
         }
-        if self
-            .sees_as
-            .is_some_and(|k| !(k.is_finite() && (-30.0..=30.0).contains(&k)))
-        {
-            fail("--sees-as must be a kyu rank from 30 to -30");
-        }
-        if self
-            .impression_within
-            .is_some_and(|w| !(w == -1.0 || (0.0..=1.0).contains(&w)))
-        {
-            fail("--impression-within must be 0 to 1, or -1 for never");
-        }
-        if self
-            .impression_share
-            .is_some_and(|p| !(0.0..=1.0).contains(&p))
-        {
-            fail("--impression-share must be 0 to 1");
-        }
         if self.net_sizes.iter().any(|n| !(2..=19).contains(n)) {
             fail("--net-sizes takes board sizes from 2 to 19");
         }
-        if self.reads == Some(0) {
-            fail("--reads must be at least 1");
-        }
-        if self.notices.is_some_and(|p| !(0.0..=1.0).contains(&p)) {
-            fail("--notices must be a win rate from 0 to 1");
-        }
-        if self.rank_playouts == Some(0) {
-            fail("--rank-playouts must be at least 1");
+        if let Err(e) = self.level_changes() {
+            fail(&format!("--level-set: {e}"));
         }
         if self.deterministic
             && self.playouts.is_none()

@@ -62,6 +62,9 @@ fn a_bad_option_prints_usage_on_stderr_and_fails() {
         &["--lag", "nan"],
         &["--lag", "100"],
         &["--level", "max", "--deterministic"],
+        &["--level-set", "sees-as=-8"],
+        &["--level-set", "reads=0"],
+        &["--level-set", "reads=8", "--level-set", "notices"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_yeoul"))
             .args(args)
@@ -70,6 +73,10 @@ fn a_bad_option_prints_usage_on_stderr_and_fails() {
         assert!(!out.status.success(), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}: stdout belongs to GTP");
         assert!(!out.stderr.is_empty(), "{args:?}");
+        if args[0] == "--level-set" {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("share-of-kyu"), "{args:?}: {stderr}");
+        }
     }
 }
 

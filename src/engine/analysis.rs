@@ -1,7 +1,7 @@
 //! Analysis: searches that play nothing (GoGui, Sabaki, Lizzie), pondering, the
 //! benchmark, and the policy the front ends draw.
 
-use super::levels::{RANKS_SEE_WITH_NETWORK, Sight};
+use super::levels::NetworkSizes;
 use super::memory::tree_nodes;
 use super::{BenchmarkLimit, Decision, Engine};
 use crate::knowledge::Recent;
@@ -35,7 +35,8 @@ impl Engine {
 
     /// The network, when the level uses it and it fits the board.
     pub(super) fn active_network(&self) -> Option<&Network> {
-        let uses = self.settings().network || self.config.network_only;
+        let priors = self.settings().network.priors;
+        let uses = NetworkSizes::on(priors, self.game.size()) || self.config.network_only;
         self.network_for_board().filter(|_| uses)
     }
 
@@ -44,18 +45,13 @@ impl Engine {
         self.board_network.as_deref()
     }
 
-    /// The network the level's own policy comes from, the one owner of that choice: a
-    /// rank sees the board with it on the sizes of [`RANKS_SEE_WITH_NETWORK`], `max` rates
-    /// its moves with it where it uses it (`--net-only` plays with it). `None`: the
-    /// learned model's policy.
+    /// The network the level's own policy comes from, the one owner of that choice: on
+    /// the sizes of its row's `network.sight` (a rank sees the board with it, `max` rates
+    /// its moves with it; `--net-only` plays with it). `None`: the learned model's policy.
     pub(super) fn level_network(&self) -> Option<&Network> {
-        let settings = self.settings();
-        let uses = match settings.sees {
-            Sight::AsRank { .. } => RANKS_SEE_WITH_NETWORK & (1 << self.game.size().get()) != 0,
-            Sight::Everything => settings.network,
-        };
-        self.network_for_board()
-            .filter(|_| uses || self.config.network_only)
+        let sight = self.settings().network.sight;
+        let uses = NetworkSizes::on(sight, self.game.size()) || self.config.network_only;
+        self.network_for_board().filter(|_| uses)
     }
 
     /// What [`Engine::policy`] answers from: "policy network" or "learned policy".

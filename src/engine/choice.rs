@@ -203,7 +203,7 @@ impl Engine {
 
     fn draw_reading(&self, color: Color, rng: &mut impl Rng) -> Option<Reading> {
         let Sight::AsRank {
-            kyu,
+            share_of_kyu,
             reads,
             impression,
             ..
@@ -226,7 +226,11 @@ impl Engine {
         let urgent = seen::urgent_moves(board, color);
         let points = self.game.size().points();
         let reads = levels::for_size(reads, self.game.size());
-        let sight = seen::RankSight { kyu, reads, points };
+        let sight = seen::RankSight {
+            kyu: share_of_kyu,
+            reads,
+            points,
+        };
         let seen = sight.seen(&policy, &order, urgent);
         let mut read = sight.read(&policy, &order, urgent, seen);
         // Whether it has one on this move is drawn after the order, which stays the same.
@@ -425,8 +429,8 @@ mod seen_tests {
             playouts: Some(400),
             ..EngineConfig::default()
         };
-        config.calibration.impression_within = within;
-        config.calibration.notices = Some(1.0);
+        config.level_changes.impression_within = within;
+        config.level_changes.notices = Some(1.0);
         Engine::new(BoardSize::NINE, Ruleset::Chinese, config)
     }
 
@@ -479,7 +483,7 @@ mod seen_tests {
     fn a_rank_has_a_first_impression_on_its_share_of_moves() {
         let had_one = |share: f32| {
             let mut engine = impressed("14k", Some(1.0));
-            engine.config.calibration.impression_share = Some(share);
+            engine.config.level_changes.impression_share = Some(share);
             (0..40)
                 .filter(|&seed| {
                     engine.set_seed(seed);

@@ -52,7 +52,7 @@ impl Rank {
         }
         let n: i8 = digits.parse().ok()?;
         let rank = Rank(if kyu { n } else { 1 - n });
-        (n >= 1 && TABLE.iter().any(|row| row.rank == rank)).then_some(rank)
+        (n >= 1 && TABLE.iter().any(|row| row.level == Level::Rank(rank))).then_some(rank)
     }
 }
 
@@ -68,6 +68,8 @@ pub struct LevelSettings {
     pub choice: Choice,
     /// The moves it considers.
     pub sees: Sight,
+    /// Where it uses the policy network.
+    pub network: NetworkSizes,
     /// Small endgame fights are read out exactly (`referee::endgame`): a weak player
     /// does not count the last points.
     pub reads_endgame: bool,
@@ -76,8 +78,27 @@ pub struct LevelSettings {
     /// Pass first when the count wins or far ahead (`passing.rs`, cases 3 and 4); without
     /// it, only where no move changes the count.
     pub pass_when_won: bool,
-    /// The policy network's priors (when the engine has a network for the board size).
-    pub network: bool,
+}
+
+/// The board sizes on which a level uses the policy network (bit n: n x n), where the
+/// engine has it for the size (`--net-sizes`, by default 9x9, 13x13 and 19x19).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetworkSizes {
+    /// Its search takes the network's priors.
+    pub priors: u32,
+    /// Its own policy, what a rank sees the board with and what `yeoul-policy` shows, is
+    /// the network's (elsewhere the learned model's).
+    pub sight: u32,
+}
+
+impl NetworkSizes {
+    /// Every size the engine has the network for.
+    pub const EVERY_SIZE: u32 = u32::MAX;
+
+    /// Whether `mask` holds boards of `size`.
+    pub fn on(mask: u32, size: BoardSize) -> bool {
+        mask & (1 << size.get()) != 0
+    }
 }
 
 /// A level's move choice: the best move, or one drawn among the moves the search found
@@ -117,10 +138,7 @@ impl Level {
 
     /// Every level, weakest first: the ranks of the table, then `max`.
     pub fn all() -> impl Iterator<Item = Level> {
-        TABLE
-            .iter()
-            .map(|row| Level::Rank(row.rank))
-            .chain([Level::Max])
+        TABLE.iter().map(|row| row.level)
     }
 
     /// What `--level` and `yeoul-difficulty` take, for help and error texts.
@@ -158,28 +176,21 @@ impl Level {
         }
     }
 
-    /// What the level plays with (the table below; ranks are measured in BENCHMARKS.md).
+    /// What the level plays with: its row of the table.
     pub fn settings(self) -> LevelSettings {
-        match self {
-            Level::Rank(rank) => {
-                let row = TABLE
-                    .iter()
-                    .find(|row| row.rank == rank)
-                    .expect("a rank is made only from the table");
-                row.settings()
-            }
-            // No playout cap: the time (2.8 s, --time, or the clock's share) decides.
-            Level::Max => LevelSettings {
-                time: Duration::from_millis(2800),
-                playouts: [u64::MAX; 3],
-                choice: Choice::BEST,
-                sees: Sight::Everything,
-                reads_endgame: true,
-                resign_below: Some(RESIGN_BELOW),
-                pass_when_won: true,
-                network: true,
-            },
-        }
+        self.row().settings
+    }
+
+    /// Where its row's numbers come from.
+    pub fn basis(self) -> Basis {
+        self.row().basis
+    }
+
+    fn row(self) -> &'static LevelRow {
+        TABLE
+            .iter()
+            .find(|row| row.level == self)
+            .expect("a level is made only from the table")
     }
 }
 
@@ -200,24 +211,20 @@ pub fn for_size<T: Copy>(column: [T; 3], size: BoardSize) -> T {
     }
 }
 
-/// The sizes on which the ranks see the board with the policy network (bit n: n x n):
-/// 19x19, where their rungs are measured with it; on 9x9 and 13x13 they see with the
-/// learned model, as their ladders there were measured (the network is on there for
-/// `max` alone).
-pub const RANKS_SEE_WITH_NETWORK: u32 = 1 << 19;
-
 /// Which moves a level considers at the root of its search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Sight {
     /// Every legal move (`max`).
     Everything,
-    /// The moves a player of kyu rank `kyu` sees (`seen::RankSight`: KaTrain's count,
-    /// drawn at random, and the obvious and urgent moves), of which the search reads the
-    /// policy's `reads` favourites; a move not read is played when a search of every move
-    /// finds it `notices` better in win rate than all of them (what matters that much, a
-    /// player of the rank notices; 0: whatever the search finds better).
+    /// The moves a player of a rank sees (`seen::RankSight`: KaTrain's count, drawn at
+    /// random, and the obvious and urgent moves), of which the search reads the policy's
+    /// `reads` favourites; a move not read is played when a search of every move finds it
+    /// `notices` better in win rate than all of them (what matters that much, a player of
+    /// the rank notices; 0: whatever the search finds better).
     AsRank {
-        kyu: f64,
+        /// The share of the board it sees: the share KaTrain's rule gives a player of this
+        /// kyu (KaTrain's k, 1 dan 0), not the rank's own.
+        share_of_kyu: f64,
         /// On 9x9, 13x13 and 19x19 (other sizes take the nearest).
         reads: [usize; 3],
         /// On 9x9, 13x13 and 19x19.
@@ -247,16 +254,22 @@ pub struct Impression {
     pub share: [f32; 3],
 }
 
-impl Impression {
-    /// The first impression of `rank` itself, on `share` of its moves, played unless
-    /// `within` worse.
-    pub fn at(rank: Rank, within: f32, share: [f32; 3]) -> Impression {
-        Impression {
-            kyu: f64::from(rank.kyu()),
-            within,
-            share,
-        }
-    }
+/// One level of the table: what it plays with, each knob by name, and where the numbers
+/// come from.
+pub struct LevelRow {
+    pub level: Level,
+    pub basis: Basis,
+    pub settings: LevelSettings,
+}
+
+/// Where a row's numbers come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Basis {
+    /// Set by matches against programs outside the project or the measured rows: the
+    /// anchors (`id="..."`) of its rungs in BENCHMARKS.md.
+    Measured(&'static [&'static str]),
+    /// Set by steps between the measured rows around it; not measured.
+    Interpolated,
 }
 
 /// A level's resignation threshold: the win rate below which, two moves in a row, it
@@ -265,7 +278,7 @@ const RESIGN_BELOW: f32 = 0.08;
 
 /// How much better in win rate a move a rank did not read must be for it to be played,
 /// up to 8k (`normal`), and at every rank on 9x9; stronger ranks notice more on 13x13
-/// and 19x19 (the table).
+/// and 19x19.
 const NOTICES: f32 = 0.15;
 
 /// The weak levels' draw among the nearly best of what they read ("sometimes the
@@ -276,132 +289,284 @@ const DRAWS: Choice = Choice {
     min_visits_share: 0.2,
 };
 
-/// `normal`'s first impression: on a fifth of its moves on 19x19, played unless 0.05
-/// worse in win rate than the best move read. It takes 5 stones from Pachi with its
-/// resignation off and wins 15 of 30 with it, 34 of 50 without; on 9x9 and 13x13 its
-/// rungs were inside without one.
-const NORMAL_FIRST: Option<([f32; 3], f32)> = Some(([0.0, 0.0, 0.2], 0.05));
+/// A rank's time a move without a clock: that of the nearest named level at or above it.
+const EASY_TIME: Duration = Duration::from_millis(300);
+const NORMAL_TIME: Duration = Duration::from_millis(1200);
+const HARD_TIME: Duration = Duration::from_millis(2800);
 
-/// One rank of the level table.
-struct Row {
-    rank: Rank,
-    /// The most a move may think without a clock: the time of the nearest named level at
-    /// or above it.
-    time_ms: u64,
-    /// Playout caps on 9x9, 13x13, 19x19.
-    playouts: [u64; 3],
-    /// The kyu rank whose share of the board it sees (KaTrain's k, 1 dan 0), and whose
-    /// threshold for an obvious favourite it uses.
-    sees_as: i8,
-    /// How many of the moves it sees, the policy's favourites, its search reads, on 9x9,
-    /// 13x13, 19x19.
-    reads: [usize; 3],
-    /// How much better in win rate a move not read must be for it to be played, on 9x9,
-    /// 13x13, 19x19.
-    notices: [f32; 3],
-    choice: Choice,
-    /// On this share of its moves (on 9x9, 13x13, 19x19) plays its first impression
-    /// unless it is this much worse in win rate than the best move read (`Impression`:
-    /// share, within); `None`: always the search's move.
-    impression: Option<([f32; 3], f32)>,
-    /// Reads the endgame's small fights exactly, resigns hopeless games and passes first
-    /// when the count wins or far ahead (the pass judge, `passing.rs`): the levels from
-    /// `normal` up, as `normal`. Weaker ones follow `easy` (RULES.md §8): they never
-    /// resign and never pass first while a move on the board changes the count, because
-    /// a player of their rank who sees the computer pass takes the game for over, and a
-    /// level that plays a lost game to the end has no reason to end a won one early.
-    plays_it_out: bool,
+/// The ranks see the board with the network on 19x19, where their rungs are measured
+/// with it; on 9x9 and 13x13 with the learned model, as their ladders there were measured.
+/// Their search takes the learned model's priors.
+const RANKS_NETWORK: NetworkSizes = NetworkSizes {
+    priors: 0,
+    sight: 1 << 19,
+};
+
+const fn rank(kyu: i8) -> Level {
+    Level::Rank(Rank(kyu))
 }
 
-impl Row {
-    fn settings(&self) -> LevelSettings {
-        LevelSettings {
-            time: Duration::from_millis(self.time_ms),
-            playouts: self.playouts,
-            choice: self.choice,
-            sees: Sight::AsRank {
-                kyu: f64::from(self.sees_as),
-                reads: self.reads,
-                notices: self.notices,
-                impression: self
-                    .impression
-                    .map(|(share, within)| Impression::at(self.rank, within, share)),
-            },
-            reads_endgame: self.plays_it_out,
-            resign_below: self.plays_it_out.then_some(RESIGN_BELOW),
-            pass_when_won: self.plays_it_out,
-            network: false,
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-const fn row(
-    rank: i8,
-    time_ms: u64,
-    playouts: [u64; 3],
-    sees_as: i8,
-    reads: [usize; 3],
-    notices_13_19: f32,
-    choice: Choice,
-    impression: Option<([f32; 3], f32)>,
-    plays_it_out: bool,
-) -> Row {
-    Row {
-        rank: Rank(rank),
-        time_ms,
-        playouts,
-        sees_as,
-        reads,
-        notices: [NOTICES, notices_13_19, notices_13_19],
-        choice,
-        impression,
-        plays_it_out,
-    }
-}
-
-/// The level table, weakest first. Times: the nearest named level's at or above the rank
-/// (`easy` 0.3 s, `normal` 1.2 s, `hard` and `max` 2.8 s). What a rank sees is a larger
-/// share of the board than KaTrain's count at its own rank: at KaTrain's 8k share
-/// `normal` lost 10 of 10 even games to the previous `normal` (ARCHITECTURE.md "Levels";
-/// `benchmarks/journal/2026-12-05-issue-42-levels-as-ranks.md` has the measurements that set these columns). On 9x9
-/// the ranks above `normal` read more of the learned model's favourites: reading 8,
-/// `hard` won 9 of 30 giving `normal` 2 stones (below its rung), reading 16 inside it.
-/// On 13x13 and 19x19 they notice more of what they did not read: noticing only 0.15
-/// better, `hard` won 7 of 30 giving `normal` 3 stones on 13x13 (reading 16 or all it
-/// saw no better) and 5 of 13 even against Pachi on 19x19; noticing whatever its search
-/// found better, 13 of 30 and 20 of 30 (BENCHMARKS.md). On 19x19, `12k`'s playouts set
-/// its rung: taking 9 stones from Pachi with its resignation off it wins 16 of 30 with
-/// 1,500 (8 of 30 with 1,200; the earlier caps in BENCHMARKS.md). The rows below it have
-/// 0.3 of the caps they had when `12k` had 4,000 (`easy` takes 2 stones from this `12k`
-/// and wins 13 of 30); 11k to 9k keep the steps set from its former 1,200 up to
-/// `normal`'s 8,000, not measured. 18k sees as -8, where it takes 4 stones from `easy`
-/// and wins 19 of 30 (seeing as 5: 0 of 11); 17k to 15k step evenly from it to `easy`'s
-/// -20. `normal` plays its first impression on a fifth of its moves on 19x19
-/// (`NORMAL_FIRST`), where without one it was above its rung; no other rank has one yet
-/// (a first impression took `12k` far below its rung even on a fifth of its moves).
+/// The level table, weakest first, `max` last. Why the numbers are what they are (the
+/// measurements are in BENCHMARKS.md "The ranks", whose anchors each measured row names):
+/// - A rank sees a larger share of the board than KaTrain's count at its own rank
+///   (`share_of_kyu`): at KaTrain's 8k share `normal` lost 10 of 10 even games to the
+///   earlier `normal`. `18k` sees as -8, where it takes 4 stones from `easy` inside its
+///   rung; 17k to 15k step evenly from it to `easy`'s -20.
+/// - On 19x19 the playouts set the rungs: `12k`'s 1,500 take 9 stones from Pachi; the
+///   rows below `12k` and the rows from 11k to 9k step between measured caps.
+/// - On 9x9 the ranks above `normal` read more of the learned model's favourites (`hard`
+///   reading 8 fell below its rung giving `normal` 2 stones, reading 16 is inside it); on
+///   13x13 and 19x19 they notice more of what they did not read (`hard` noticing only
+///   0.15 better fell below its rungs there, noticing whatever its search finds better is
+///   inside them).
+/// - `normal` plays its first impression on a fifth of its moves on 19x19, played unless
+///   0.05 worse in win rate than the best move read: without one it stood above its rung.
+///   A first impression took `12k` far below its rung even on a fifth of its moves, so no
+///   other rank has one.
+/// - The ranks below `normal` never resign and never pass first while a move on the board
+///   changes the count (the pass judge, `passing.rs`; RULES.md §8): a player of their rank
+///   who sees the computer pass takes the game for over, and a level that plays a lost
+///   game to the end has no reason to end a won one early. From `normal` up they read the
+///   endgame's small fights exactly, resign hopeless games and pass first when won.
+/// - `max`: every move seen, the network everywhere, no playout cap (its time, `--time`
+///   or the clock's share decides).
 #[rustfmt::skip]
-const TABLE: [Row; 18] = [
-    //  rank  ms   playouts 9x9, 13x13, 19x19  sees as  reads 9x9, 13x13, 19x19  notices on 13, 19  choice  impression  plays it out
-    row(18,  300, [   500,    700,     450],   -8,     [ 4,  4,  4],   0.15,          DRAWS,        None,        false),
-    row(17,  300, [   650,    850,     540],  -11,     [ 5,  5,  5],   0.15,          DRAWS,        None,        false),
-    row(16,  300, [   800,  1_000,     660],  -14,     [ 6,  6,  6],   0.15,          DRAWS,        None,        false),
-    row(15,  300, [ 1_000,  1_200,     780], -17,     [ 7,  7,  7],   0.15,          DRAWS,        None,        false),
-    row(14,  300, [ 1_200,  1_500,     900], -20,     [ 8,  8,  8],   0.15,          DRAWS,        None,        false), // easy
-    row(13, 1200, [ 1_600,  2_000,   1_050], -20,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
-    row(12, 1200, [ 2_000,  2_500,   1_500], -20,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
-    row(11, 1200, [ 2_600,  3_000,   1_900], -21,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
-    row(10, 1200, [ 3_300,  3_500,   3_000], -21,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
-    row( 9, 1200, [ 4_000,  4_000,   4_800], -22,     [ 8,  8,  8],   0.15,          Choice::BEST, None,        false),
-    row( 8, 1200, [ 5_000,  4_500,   8_000], -22,     [ 8,  8,  8],   0.15,          Choice::BEST, NORMAL_FIRST, true),  // normal
-    row( 7, 2800, [ 6_500,  5_500,  12_000], -22,     [ 9,  8,  8],  0.125,          Choice::BEST, None,        true),
-    row( 6, 2800, [ 8_500,  6_500,  17_000], -23,     [10,  8,  8],    0.1,          Choice::BEST, None,        true),
-    row( 5, 2800, [11_000,  8_000,  24_000], -23,     [11,  8,  8],  0.075,          Choice::BEST, None,        true),
-    row( 4, 2800, [14_500,  9_500,  32_000], -24,     [12,  8,  8],   0.05,          Choice::BEST, None,        true),
-    row( 3, 2800, [19_000, 11_000,  42_000], -24,     [14,  8,  8],  0.025,          Choice::BEST, None,        true),
-    row( 2, 2800, [25_000, 12_000,  56_000], -25,     [16,  8,  8],    0.0,          Choice::BEST, None,        true),  // hard
-    row( 1, 2800, [35_000, 16_000,  80_000], -28,     [18, 10, 10],    0.0,          Choice::BEST, None,        true),
+const TABLE: [LevelRow; 19] = [
+    LevelRow { level: rank(18), basis: Basis::Measured(&["rung-18k"]), settings: LevelSettings {
+        time: EASY_TIME, playouts: [500, 700, 450], choice: DRAWS, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -8.0, reads: [4, 4, 4], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(17), basis: Basis::Interpolated, settings: LevelSettings {
+        time: EASY_TIME, playouts: [650, 850, 540], choice: DRAWS, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -11.0, reads: [5, 5, 5], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(16), basis: Basis::Interpolated, settings: LevelSettings {
+        time: EASY_TIME, playouts: [800, 1_000, 660], choice: DRAWS, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -14.0, reads: [6, 6, 6], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(15), basis: Basis::Interpolated, settings: LevelSettings {
+        time: EASY_TIME, playouts: [1_000, 1_200, 780], choice: DRAWS, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -17.0, reads: [7, 7, 7], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    // easy
+    LevelRow { level: rank(14), basis: Basis::Measured(&["rung-easy", "rung-9x9-normal", "rung-13x13-normal"]), settings: LevelSettings {
+        time: EASY_TIME, playouts: [1_200, 1_500, 900], choice: DRAWS, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -20.0, reads: [8, 8, 8], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(13), basis: Basis::Interpolated, settings: LevelSettings {
+        time: NORMAL_TIME, playouts: [1_600, 2_000, 1_050], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -20.0, reads: [8, 8, 8], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(12), basis: Basis::Measured(&["rung-12k"]), settings: LevelSettings {
+        time: NORMAL_TIME, playouts: [2_000, 2_500, 1_500], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -20.0, reads: [8, 8, 8], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(11), basis: Basis::Interpolated, settings: LevelSettings {
+        time: NORMAL_TIME, playouts: [2_600, 3_000, 1_900], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -21.0, reads: [8, 8, 8], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(10), basis: Basis::Interpolated, settings: LevelSettings {
+        time: NORMAL_TIME, playouts: [3_300, 3_500, 3_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -21.0, reads: [8, 8, 8], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    LevelRow { level: rank(9), basis: Basis::Interpolated, settings: LevelSettings {
+        time: NORMAL_TIME, playouts: [4_000, 4_000, 4_800], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -22.0, reads: [8, 8, 8], notices: [NOTICES; 3], impression: None },
+        reads_endgame: false, resign_below: None, pass_when_won: false } },
+    // normal
+    LevelRow { level: rank(8), basis: Basis::Measured(&["rung-normal", "rung-9x9-normal", "rung-13x13-normal", "rung-9x9-hard", "rung-13x13-hard"]), settings: LevelSettings {
+        time: NORMAL_TIME, playouts: [5_000, 4_500, 8_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -22.0, reads: [8, 8, 8], notices: [NOTICES; 3],
+            impression: Some(Impression { kyu: 8.0, within: 0.05, share: [0.0, 0.0, 0.2] }) },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    LevelRow { level: rank(7), basis: Basis::Interpolated, settings: LevelSettings {
+        time: HARD_TIME, playouts: [6_500, 5_500, 12_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -22.0, reads: [9, 8, 8], notices: [NOTICES, 0.125, 0.125], impression: None },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    LevelRow { level: rank(6), basis: Basis::Interpolated, settings: LevelSettings {
+        time: HARD_TIME, playouts: [8_500, 6_500, 17_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -23.0, reads: [10, 8, 8], notices: [NOTICES, 0.1, 0.1], impression: None },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    LevelRow { level: rank(5), basis: Basis::Measured(&["rung-5k"]), settings: LevelSettings {
+        time: HARD_TIME, playouts: [11_000, 8_000, 24_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -23.0, reads: [11, 8, 8], notices: [NOTICES, 0.075, 0.075], impression: None },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    LevelRow { level: rank(4), basis: Basis::Interpolated, settings: LevelSettings {
+        time: HARD_TIME, playouts: [14_500, 9_500, 32_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -24.0, reads: [12, 8, 8], notices: [NOTICES, 0.05, 0.05], impression: None },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    LevelRow { level: rank(3), basis: Basis::Interpolated, settings: LevelSettings {
+        time: HARD_TIME, playouts: [19_000, 11_000, 42_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -24.0, reads: [14, 8, 8], notices: [NOTICES, 0.025, 0.025], impression: None },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    // hard
+    LevelRow { level: rank(2), basis: Basis::Measured(&["rung-hard", "rung-9x9-hard", "rung-13x13-hard"]), settings: LevelSettings {
+        time: HARD_TIME, playouts: [25_000, 12_000, 56_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -25.0, reads: [16, 8, 8], notices: [NOTICES, 0.0, 0.0], impression: None },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    LevelRow { level: rank(1), basis: Basis::Interpolated, settings: LevelSettings {
+        time: HARD_TIME, playouts: [35_000, 16_000, 80_000], choice: Choice::BEST, network: RANKS_NETWORK,
+        sees: Sight::AsRank { share_of_kyu: -28.0, reads: [18, 10, 10], notices: [NOTICES, 0.0, 0.0], impression: None },
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
+    LevelRow { level: Level::Max, basis: Basis::Measured(&["strength-of-max"]), settings: LevelSettings {
+        time: HARD_TIME, playouts: [u64::MAX; 3], choice: Choice::BEST,
+        network: NetworkSizes { priors: NetworkSizes::EVERY_SIZE, sight: NetworkSizes::EVERY_SIZE },
+        sees: Sight::Everything,
+        reads_endgame: true, resign_below: Some(RESIGN_BELOW), pass_when_won: true } },
 ];
+
+/// Changes to a rank's row of the table for the matches that calibrate it
+/// (`--level-set KEY=VALUE`, GTP `yeoul-level_set`; `None`: the table's value). They
+/// apply to the ranks, not to `max`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LevelChanges {
+    /// `share-of-kyu`: the kyu whose share of the board the rank sees.
+    pub share_of_kyu: Option<f64>,
+    /// `reads`: how many of the moves seen the search reads.
+    pub reads: Option<usize>,
+    /// `notices`: how much better in win rate a move not read must be to be played.
+    pub notices: Option<f32>,
+    /// `playouts`: the playout cap on every board size (the level's time still bounds a
+    /// move).
+    pub playouts: Option<u64>,
+    /// `network-priors`: the policy network's priors in the search, on every size.
+    pub network_priors: Option<bool>,
+    /// `impression-within`: how much worse in win rate its first impression may be and
+    /// still be played (`Impression`; negative: none).
+    pub impression_within: Option<f32>,
+    /// `impression-share`: the share of its moves on which a rank has a first impression,
+    /// on every size (0 to 1; with `impression-within` and no share, the table's share, or
+    /// every move for a rank with none).
+    pub impression_share: Option<f32>,
+}
+
+/// The keys `--level-set` and `yeoul-level_set` take, with the values each takes.
+pub const LEVEL_SET_KEYS: [(&str, &str); 7] = [
+    ("share-of-kyu", "a kyu from 30 to -30, 1 dan being 0"),
+    ("reads", "a count from 1 to 361"),
+    ("notices", "a win rate from 0 to 1"),
+    ("playouts", "a count from 1 to 100000000"),
+    ("network-priors", "true or false"),
+    (
+        "impression-within",
+        "a win rate from 0 to 1, or -1 for never",
+    ),
+    ("impression-share", "a share from 0 to 1"),
+];
+
+impl LevelChanges {
+    /// Sets one `key=value`; an unknown key or a value out of range is refused, with the
+    /// valid keys, and nothing changes.
+    pub fn set(&mut self, setting: &str) -> Result<(), String> {
+        let valid = || {
+            let keys: Vec<String> = LEVEL_SET_KEYS
+                .iter()
+                .map(|(key, values)| format!("{key} ({values})"))
+                .collect();
+            format!("the keys are {}", keys.join(", "))
+        };
+        let Some((key, value)) = setting.split_once('=') else {
+            return Err(format!("{setting:?} is not KEY=VALUE: {}", valid()));
+        };
+        let Some(&(_, values)) = LEVEL_SET_KEYS.iter().find(|(k, _)| *k == key) else {
+            return Err(format!("unknown key {key:?}: {}", valid()));
+        };
+        let bad = || format!("{key} takes {values}, not {value:?}; {}", valid());
+        let number = |low: f64, high: f64| {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| (low..=high).contains(v))
+                .ok_or_else(bad)
+        };
+        let count = |high: u64| {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=high).contains(n))
+                .ok_or_else(bad)
+        };
+        match key {
+            "share-of-kyu" => self.share_of_kyu = Some(number(-30.0, 30.0)?),
+            "reads" => self.reads = Some(count(361)? as usize),
+            "notices" => self.notices = Some(number(0.0, 1.0)? as f32),
+            "playouts" => self.playouts = Some(count(100_000_000)?),
+            "network-priors" => self.network_priors = Some(value.parse().map_err(|_| bad())?),
+            "impression-within" => {
+                let within = number(-1.0, 1.0)?;
+                if within < 0.0 && within != -1.0 {
+                    return Err(bad());
+                }
+                self.impression_within = Some(within as f32);
+            }
+            "impression-share" => self.impression_share = Some(number(0.0, 1.0)? as f32),
+            _ => unreachable!("every key of LEVEL_SET_KEYS is matched"),
+        }
+        Ok(())
+    }
+
+    /// The changes made, as `key=value`, in the order of [`LEVEL_SET_KEYS`].
+    pub fn listed(&self) -> Vec<String> {
+        let values = [
+            self.share_of_kyu.map(|v| v.to_string()),
+            self.reads.map(|v| v.to_string()),
+            self.notices.map(|v| v.to_string()),
+            self.playouts.map(|v| v.to_string()),
+            self.network_priors.map(|v| v.to_string()),
+            self.impression_within.map(|v| v.to_string()),
+            self.impression_share.map(|v| v.to_string()),
+        ];
+        let keys = LEVEL_SET_KEYS.iter().map(|(key, _)| key);
+        keys.zip(values)
+            .filter_map(|(key, value)| Some(format!("{key}={}", value?)))
+            .collect()
+    }
+
+    /// `level`'s settings with these changes.
+    pub fn apply(&self, level: Level) -> LevelSettings {
+        let mut settings = level.settings();
+        if let (
+            Sight::AsRank {
+                share_of_kyu,
+                reads,
+                notices,
+                impression,
+            },
+            Level::Rank(rank),
+        ) = (&mut settings.sees, level)
+        {
+            let share = self
+                .impression_share
+                .map(|share| [share; 3])
+                .or(impression.map(|i| i.share))
+                .unwrap_or([1.0; 3]);
+            match self.impression_within {
+                Some(within) => {
+                    *impression = (within >= 0.0).then_some(Impression {
+                        kyu: f64::from(rank.kyu()),
+                        within,
+                        share,
+                    })
+                }
+                None => {
+                    if let Some(impression) = impression {
+                        impression.share = share;
+                    }
+                }
+            }
+            *notices = self.notices.map_or(*notices, |n| [n; 3]);
+            *share_of_kyu = self.share_of_kyu.unwrap_or(*share_of_kyu);
+            *reads = self.reads.map_or(*reads, |r| [r; 3]);
+            if let Some(playouts) = self.playouts {
+                settings.playouts = [playouts; 3];
+            }
+            if let Some(priors) = self.network_priors {
+                settings.network.priors = if priors { NetworkSizes::EVERY_SIZE } else { 0 };
+            }
+        }
+        settings
+    }
+}
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -437,7 +602,7 @@ mod tests {
         assert_eq!("8K".parse(), Ok(Level::NORMAL));
         assert_eq!("2k".parse(), Ok(Level::HARD));
         let levels: Vec<Level> = Level::all().collect();
-        assert_eq!(levels.len(), TABLE.len() + 1);
+        assert_eq!(levels.len(), 19, "18 ranks and max");
         for level in levels {
             assert_eq!(level.to_string().parse(), Ok(level), "{level}");
             if let Some(rank) = level.rank() {
@@ -465,41 +630,192 @@ mod tests {
 
     #[test]
     fn the_table_rises_with_the_rank_and_keeps_the_named_levels_time() {
-        let named_time = |rank: Rank| {
-            // The time of the nearest named level at or above the rank.
+        let named_time = |level: Level| {
+            // The time of the nearest named level at or above it.
             let named = Level::NAMED.iter().map(|&(_, level)| level);
+            let at_or_above = |named: &Level| match (named.rank(), level.rank()) {
+                (None, _) => true,
+                (Some(n), Some(r)) => n <= r,
+                (Some(_), None) => false,
+            };
             let next = named
-                .filter(|level| level.rank().is_none_or(|r| r <= rank))
+                .filter(at_or_above)
                 .max_by_key(|level| level.rank().map_or(i8::MIN, |r| r.0));
             next.expect("max is above every rank").settings().time
         };
-        for pair in TABLE.windows(2) {
-            let (weaker, stronger) = (&pair[0], &pair[1]);
-            assert!(stronger.rank < weaker.rank, "weakest first");
-            assert!(stronger.sees_as <= weaker.sees_as);
+        let ranks = &TABLE[..TABLE.len() - 1];
+        assert_eq!(TABLE[TABLE.len() - 1].level, Level::Max, "max last");
+        for pair in ranks.windows(2) {
+            let (weaker, stronger) = (&pair[0].settings, &pair[1].settings);
+            assert!(pair[1].level.rank() < pair[0].level.rank(), "weakest first");
+            let (
+                Sight::AsRank {
+                    share_of_kyu: weaker_share,
+                    reads: weaker_reads,
+                    notices: weaker_notices,
+                    ..
+                },
+                Sight::AsRank {
+                    share_of_kyu,
+                    reads,
+                    notices,
+                    ..
+                },
+            ) = (weaker.sees, stronger.sees)
+            else {
+                panic!("a rank sees as a rank");
+            };
+            assert!(share_of_kyu <= weaker_share);
             for size in 0..3 {
-                assert!(stronger.reads[size] >= weaker.reads[size]);
-                assert!(stronger.notices[size] <= weaker.notices[size]);
-                assert!((0.0..=1.0).contains(&stronger.notices[size]));
-                assert!(
-                    stronger.playouts[size] >= weaker.playouts[size],
-                    "{:?}",
-                    stronger.rank
-                );
+                assert!(reads[size] >= weaker_reads[size]);
+                assert!(notices[size] <= weaker_notices[size]);
+                assert!((0.0..=1.0).contains(&notices[size]));
+                assert!(stronger.playouts[size] >= weaker.playouts[size]);
             }
         }
         for row in &TABLE {
-            let settings = row.settings();
-            assert!(settings.time <= named_time(row.rank), "{}", row.rank.name());
-            assert!(settings.time <= Duration::from_millis(2800));
-            // Ranks weaker than normal never resign and never pass first (RULES.md §8).
-            if row.rank > Rank(8) {
-                assert_eq!(settings.resign_below, None, "{}", row.rank.name());
-                assert!(!settings.pass_when_won);
-            }
+            let (level, settings) = (row.level, &row.settings);
+            assert_eq!(settings.time, named_time(level), "{level}");
+            // Ranks weaker than normal never resign and never pass first (RULES.md §8);
+            // from normal up they do all three.
+            let plays_it_out = level.rank().is_none_or(|rank| rank <= Rank(8));
+            assert_eq!(settings.resign_below.is_some(), plays_it_out, "{level}");
+            assert_eq!(settings.pass_when_won, plays_it_out, "{level}");
+            assert_eq!(settings.reads_endgame, plays_it_out, "{level}");
         }
         assert_eq!(Level::EASY.settings().resign_below, None);
         assert!(Level::NORMAL.settings().resign_below.is_some());
         assert_eq!(Level::MAX.settings().sees, Sight::Everything);
+    }
+
+    /// A heading's anchor as GitHub makes it.
+    fn slug(heading: &str) -> String {
+        let words = heading.trim_start_matches('#').trim().to_lowercase();
+        let kept = words
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-');
+        kept.collect::<String>().replace(' ', "-")
+    }
+
+    fn read(path: &str) -> String {
+        let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The anchors of BENCHMARKS.md: its headings' and its `id="..."`s, each with the line
+    /// it is on.
+    fn benchmark_anchors() -> Vec<(String, String)> {
+        let mut anchors = Vec::new();
+        for line in read("BENCHMARKS.md").lines() {
+            if line.starts_with('#') {
+                anchors.push((slug(line), line.into()));
+            }
+            for (at, _) in line.match_indices("id=\"") {
+                if let Some((id, _)) = line[at + 4..].split_once('"') {
+                    anchors.push((id.into(), line.into()));
+                }
+            }
+        }
+        anchors
+    }
+
+    #[test]
+    fn every_measured_row_names_benchmark_entries_that_exist() {
+        let anchors = benchmark_anchors();
+        let mut measured = 0;
+        for level in Level::all() {
+            let Basis::Measured(names) = level.basis() else {
+                continue;
+            };
+            measured += 1;
+            assert!(!names.is_empty(), "{level}: measured by nothing");
+            for name in names {
+                let found = anchors.iter().find(|(anchor, _)| anchor == name);
+                let (_, line) = found.unwrap_or_else(|| panic!("{level}: no anchor {name:?}"));
+                if line.starts_with('|') {
+                    // A rung's row links the journal entry that it comes from, which exists.
+                    let link = line.split("](").nth(1).and_then(|l| l.split_once(')'));
+                    let (link, _) = link.unwrap_or_else(|| panic!("{level}: no link in {line}"));
+                    let (file, anchor) = link.split_once('#').expect("a link to an entry");
+                    let headings = read(file);
+                    let found = headings.lines().filter(|l| l.starts_with('#'));
+                    assert!(found.map(slug).any(|s| s == anchor), "{level}: {link}");
+                }
+            }
+        }
+        // 18k, easy, 12k, normal, 5k, hard and max.
+        assert_eq!(measured, 7);
+    }
+
+    #[test]
+    fn level_set_takes_the_known_keys_and_refuses_the_rest_with_them() {
+        let mut changes = LevelChanges::default();
+        for setting in [
+            "share-of-kyu=-8",
+            "reads=16",
+            "notices=0",
+            "playouts=1500",
+            "network-priors=true",
+            "impression-within=-1",
+            "impression-share=0.2",
+        ] {
+            changes.set(setting).expect(setting);
+        }
+        assert_eq!(changes.share_of_kyu, Some(-8.0));
+        assert_eq!(changes.reads, Some(16));
+        assert_eq!(changes.playouts, Some(1500));
+        assert_eq!(changes.network_priors, Some(true));
+        assert_eq!(
+            changes.listed().join(" "),
+            "share-of-kyu=-8 reads=16 notices=0 playouts=1500 network-priors=true \
+             impression-within=-1 impression-share=0.2"
+        );
+        let before = changes;
+        for bad in [
+            "sees-as=-8",
+            "reads",
+            "=3",
+            "reads=0",
+            "reads=-2",
+            "reads=many",
+            "notices=1.5",
+            "playouts=0",
+            "network-priors=yes",
+            "impression-within=-0.5",
+            "impression-share=NaN",
+            "share-of-kyu=31",
+        ] {
+            let error = changes.set(bad).expect_err(bad);
+            assert_eq!(changes, before, "{bad}: nothing changes");
+            assert!(
+                error.contains("the keys are share-of-kyu ("),
+                "{bad}: {error}"
+            );
+        }
+        let unknown = changes.set("sees-as=-8").expect_err("unknown");
+        for (key, _) in LEVEL_SET_KEYS {
+            assert!(unknown.contains(key), "{unknown}");
+        }
+    }
+
+    #[test]
+    fn level_changes_apply_to_the_ranks_not_to_max() {
+        let mut changes = LevelChanges::default();
+        changes.set("reads=3").expect("reads");
+        changes.set("network-priors=true").expect("priors");
+        let easy = changes.apply(Level::EASY);
+        assert!(matches!(
+            easy.sees,
+            Sight::AsRank {
+                reads: [3, 3, 3],
+                ..
+            }
+        ));
+        assert_eq!(easy.network.priors, NetworkSizes::EVERY_SIZE);
+        assert_eq!(changes.apply(Level::MAX), Level::MAX.settings());
+        assert_eq!(
+            LevelChanges::default().apply(Level::HARD),
+            Level::HARD.settings()
+        );
     }
 }

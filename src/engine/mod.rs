@@ -16,7 +16,9 @@ mod passing;
 pub mod seen;
 mod time_budget;
 
-pub use levels::{Choice, Level, LevelSettings, Rank, Sight};
+pub use levels::{
+    Basis, Choice, LEVEL_SET_KEYS, Level, LevelChanges, LevelSettings, NetworkSizes, Rank, Sight,
+};
 pub use memory::{check_memory, prepare_in_background, tree_nodes};
 
 use crate::knowledge::Model;
@@ -79,73 +81,8 @@ pub struct EngineConfig {
     /// The arbiter's search playouts a side, instead of its effort for the board size
     /// (quick verdicts: the fuzz targets and tests that only need an answer).
     pub arbiter_playouts: Option<u64>,
-    /// Changes to the level table's row, to calibrate it by matches.
-    pub calibration: Calibration,
-}
-
-/// Overrides of a level's row of the table (`None`: the table's value), for the matches
-/// that calibrate it (`benchmarks/journal/2026-12-03-issue-12-levels.md`). They apply to the ranks, not to `max`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Calibration {
-    /// The kyu rank whose share of the board the level sees.
-    pub sees_as: Option<f64>,
-    /// How many of the moves seen the search reads.
-    pub reads: Option<usize>,
-    /// How much better in win rate a move not read must be to be played.
-    pub notices: Option<f32>,
-    /// The playout cap on every board size (the level's time still bounds a move).
-    pub playouts: Option<u64>,
-    /// The policy network's priors in the search.
-    pub network: Option<bool>,
-    /// How much worse in win rate its first impression may be and still be played
-    /// (`levels::Impression`; a negative value: none).
-    pub impression_within: Option<f32>,
-    /// The share of its moves on which a rank has a first impression, on every size (0
-    /// to 1; with `impression_within` and no share, the table's share, or every move for
-    /// a rank with none).
-    pub impression_share: Option<f32>,
-}
-
-impl Calibration {
-    /// `level`'s settings with these changes.
-    pub fn apply(&self, level: Level) -> LevelSettings {
-        let mut settings = level.settings();
-        if let (
-            levels::Sight::AsRank {
-                kyu,
-                reads,
-                notices,
-                impression,
-            },
-            Level::Rank(rank),
-        ) = (&mut settings.sees, level)
-        {
-            let share = self
-                .impression_share
-                .map(|share| [share; 3])
-                .or(impression.map(|i| i.share))
-                .unwrap_or([1.0; 3]);
-            match self.impression_within {
-                Some(within) => {
-                    *impression =
-                        (within >= 0.0).then(|| levels::Impression::at(rank, within, share))
-                }
-                None => {
-                    if let Some(impression) = impression {
-                        impression.share = share;
-                    }
-                }
-            }
-            *notices = self.notices.map_or(*notices, |n| [n; 3]);
-            *kyu = self.sees_as.unwrap_or(*kyu);
-            *reads = self.reads.map_or(*reads, |r| [r; 3]);
-            if let Some(playouts) = self.playouts {
-                settings.playouts = [playouts; 3];
-            }
-            settings.network = self.network.unwrap_or(settings.network);
-        }
-        settings
-    }
+    /// Changes to the level table's row, to calibrate it by matches (`--level-set`).
+    pub level_changes: LevelChanges,
 }
 
 impl Default for EngineConfig {
@@ -172,14 +109,14 @@ impl Default for EngineConfig {
             two_liberty_playouts: false,
             amaf_distance: 0,
             arbiter_playouts: None,
-            calibration: Calibration::default(),
+            level_changes: LevelChanges::default(),
         }
     }
 }
 
-/// The sizes on which `max` uses the network by default (bit n: n x n): 9x9, 13x13 and
-/// 19x19, where `max` with it beat `max` without it (BENCHMARKS.md "Policy
-/// network"). The ranks see with it on 19x19 only (`levels::RANKS_SEE_WITH_NETWORK`).
+/// The sizes the engine has the network for by default (bit n: n x n; `--net-sizes`):
+/// 9x9, 13x13 and 19x19, where `max` with it beat `max` without it (BENCHMARKS.md "Policy
+/// network"). Where each level uses it is its row's `network` (`NetworkSizes`).
 pub const NETWORK_SIZES: u32 = 1 << 9 | 1 << 13 | 1 << 19;
 
 /// The network of `config` for boards of `size`, where it plays that size and is used on
@@ -339,13 +276,19 @@ impl Engine {
         &self.config
     }
 
-    /// What the level plays with: its row of the table, calibrated.
+    /// What the level plays with: its row of the table, with the calibration's changes.
     pub fn settings(&self) -> LevelSettings {
-        self.config.calibration.apply(self.config.level)
+        self.config.level_changes.apply(self.config.level)
     }
 
     pub fn set_level(&mut self, level: Level) {
         self.config.level = level;
+    }
+
+    /// Changes to the level's row (GTP `yeoul-level_set`); the moves read are read anew.
+    pub fn set_level_changes(&mut self, changes: LevelChanges) {
+        self.config.level_changes = changes;
+        self.read_cache = None;
     }
 
     /// A new random seed (GTP `yeoul-seed`); the tree is dropped so that it takes effect.

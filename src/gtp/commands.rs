@@ -81,6 +81,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("printsgf", printsgf),
     ("yeoul-difficulty", difficulty),
     ("yeoul-difficulty_param", difficulty_param),
+    ("yeoul-level_set", level_set),
     ("yeoul-rules", rules),
     ("yeoul-seed", seed),
     ("yeoul-benchmark", benchmark),
@@ -513,6 +514,20 @@ fn difficulty_param(session: &mut Session, args: &[String]) -> Result<String, Gt
         [key, value] if key == "level" => difficulty(session, std::slice::from_ref(value)),
         _ => Err(GtpError::Syntax),
     }
+}
+
+/// Changes to the level's row for calibration (`--level-set`): with no arguments those
+/// made, as `KEY=VALUE` words; with `KEY=VALUE` words, those changes too, or none if one is
+/// refused.
+fn level_set(session: &mut Session, args: &[String]) -> Result<String, GtpError> {
+    let mut changes = session.engine.config().level_changes;
+    for setting in args {
+        changes.set(setting).map_err(GtpError::Other)?;
+    }
+    if !args.is_empty() {
+        session.engine.set_level_changes(changes);
+    }
+    Ok(changes.listed().join(" "))
 }
 
 /// Process CPU seconds over all threads (user + system), from /proc where there is one.
