@@ -1,12 +1,13 @@
 //! The end of the game during play: passing, filling, the last moves read out, and
 //! KGS's cleanup phase.
 
+use super::move_timer::MoveTimer;
 use super::{Decision, Engine, Reply};
 use crate::referee::{self, Effort, Judgement};
 use crate::rules::{Color, Game, Move, Point};
 use crate::search::{SearchError, SearchResult};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 impl Engine {
     /// `genmove` for KGS's cleanup phase: while opposing stones the arbiter judges dead
@@ -20,14 +21,11 @@ impl Engine {
         stop: &AtomicBool,
     ) -> Result<Reply, SearchError> {
         let started = Instant::now();
-        self.judging = Duration::ZERO;
-        let limit = self.clocks[color.index()]
-            .hard_limit()
-            .map(|l| l.saturating_sub(self.config.lag));
+        self.timer.start_move();
+        let limit = self.timer.room_on_clock(color);
         let left = |now: Instant| limit.map(|l| l.saturating_sub(now.duration_since(started)));
         let effort = Effort {
-            // A twentieth of the room is kept for the move itself.
-            deadline: limit.and_then(|l| started.checked_add(l - l / 20)),
+            deadline: limit.and_then(|l| MoveTimer::judgement_deadline(started, l)),
             ..self.quick_effort()
         };
         let judgement = match self.judgement_in_play(effort) {
@@ -61,7 +59,7 @@ impl Engine {
             let _ = self.game.play(color, Move::Pass);
             Move::Pass
         };
-        self.clocks[color.index()].charge(started.elapsed());
+        self.timer.charge(color, started);
         Ok(Reply::Move(mv))
     }
 

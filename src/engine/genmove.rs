@@ -98,7 +98,7 @@ impl Engine {
         stop: &AtomicBool,
         time_cap: Option<Duration>,
     ) -> Result<Reply, SearchError> {
-        self.judging = Duration::ZERO;
+        self.timer.start_move();
         self.genmove_from(color, stop, time_cap, Instant::now())
     }
 
@@ -119,15 +119,10 @@ impl Engine {
         }
         let waited = self.charge_waiting(&mut params, entered);
         let (mut reply, result, decision) = self.decide(color, &params, started, stop)?;
-        let thinking = waited
-            + params
-                .max_time
-                .map_or(result.stats.elapsed, |t| t.min(result.stats.elapsed))
-            + self.judging;
-        self.move_overhead = started
-            .elapsed()
-            .saturating_sub(thinking)
-            .max(self.move_overhead.mul_f64(0.9));
+        let searching = params
+            .max_time
+            .map_or(result.stats.elapsed, |t| t.min(result.stats.elapsed));
+        self.timer.learn_overhead(started, waited + searching);
         if let Reply::Move(mv) = reply
             && self.game.play(color, mv).is_err()
         {
@@ -138,7 +133,7 @@ impl Engine {
             reply = Reply::Move(Move::Pass);
             let _ = self.game.play(color, Move::Pass);
         }
-        self.clocks[color.index()].charge(started.elapsed());
+        self.timer.charge(color, started);
         log_move(
             self.game.size(),
             color,

@@ -2,6 +2,7 @@
 //! set and komi stay the same, and what it cost sizes the next.
 
 use super::Engine;
+use super::move_timer::MoveTimer;
 use crate::referee::{self, Effort, Judgement};
 use crate::rules::{Color, Move, Ruleset, Score};
 use crate::search::SearchError;
@@ -85,8 +86,7 @@ impl Engine {
         }
         let room = self.move_limit(color).saturating_sub(spent);
         let effort = Effort {
-            // A twentieth of the room is kept for what the move does after it.
-            deadline: Instant::now().checked_add(room - room / 20),
+            deadline: MoveTimer::judgement_deadline(Instant::now(), room),
             ..self.affordable_effort(color, spent)?
         };
         self.judgement_in_play(effort)
@@ -166,7 +166,7 @@ impl Engine {
         let started = Instant::now();
         let judgement = referee::judge(&self.game, &effort)?;
         let took = started.elapsed();
-        self.judging += took;
+        self.timer.judged(took);
         // Cut short, it still took at least this long: the next estimate grows.
         let units = effort.playouts.max(1) * self.game.size().points() as u64;
         self.judgement_unit_cost = took.div_f64(units as f64);

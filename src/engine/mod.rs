@@ -2,8 +2,9 @@
 //! per use case (generate a move, analyse). GTP and the match runner sit on top of it.
 //!
 //! One file a concern: `levels` (the table), `choice` (how a level picks its move),
-//! `time_budget`, `genmove`, `end_of_game`, `judgement` (the arbiter's cache),
-//! `analysis`, `memory`.
+//! `move_timer` (a move's time, owning the clocks), `time_budget` (a move's search
+//! parameters), `genmove`, `passing` (the pass judge), `end_of_game`, `judgement` (the
+//! arbiter's cache), `analysis`, `memory`.
 
 mod analysis;
 mod choice;
@@ -12,6 +13,7 @@ mod genmove;
 mod judgement;
 mod levels;
 mod memory;
+mod move_timer;
 mod passing;
 pub mod seen;
 mod time_budget;
@@ -31,6 +33,7 @@ use crate::search::time::Clock;
 pub use crate::search::time::TimeControl;
 pub use crate::search::{SearchError, SearchResult, SearchStats};
 use judgement::{INITIAL_JUDGEMENT_UNIT_COST, KnownJudgement};
+use move_timer::MoveTimer;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use std::sync::Arc;
@@ -196,7 +199,7 @@ pub struct Engine {
     /// The network for this board's size, where it plays it and is used on it.
     board_network: Option<Arc<Network>>,
     config: EngineConfig,
-    clocks: [Clock; 2],
+    timer: MoveTimer,
     rng: Pcg32,
     /// The moves the level read in the last position it moved in.
     read_cache: Option<choice::ReadCache>,
@@ -210,12 +213,6 @@ pub struct Engine {
     /// What the last judgement took for each search playout a side and each point of the
     /// board (before the first, an estimate): how long the next would take.
     judgement_unit_cost: Duration,
-    /// Time the judgements of the move under way took (kept out of `move_overhead`).
-    judging: Duration,
-    /// What a move costs besides its search and judgements (tree reuse, reading, the
-    /// answer), a slowly decaying maximum of the moves measured: set aside from the
-    /// clock for every move to come.
-    move_overhead: Duration,
 }
 
 impl Engine {
@@ -230,10 +227,8 @@ impl Engine {
             rng: Pcg32::seed_from_u64(config.seed),
             read_cache: None,
             judgement_unit_cost: INITIAL_JUDGEMENT_UNIT_COST / config.threads.max(1) as u32,
-            judging: Duration::ZERO,
-            move_overhead: INITIAL_MOVE_OVERHEAD,
+            timer: MoveTimer::new(config.lag),
             config,
-            clocks: [Clock::new(TimeControl::None); 2],
             hopeless_moves: [0; 2],
             games_started: 0,
             last: None,
@@ -314,11 +309,11 @@ impl Engine {
     }
 
     pub fn set_time_control(&mut self, control: TimeControl) {
-        self.clocks = [Clock::new(control); 2];
+        self.timer.set_control(control);
     }
 
     pub fn clock_mut(&mut self, color: Color) -> &mut Clock {
-        &mut self.clocks[color.index()]
+        self.timer.clock_mut(color)
     }
 
     /// The last search and what was decided from it.
@@ -337,9 +332,6 @@ fn playout_policy(config: &EngineConfig) -> PlayoutPolicy {
     }
     policy
 }
-
-/// What a move is taken to cost besides thinking before one is measured.
-const INITIAL_MOVE_OVERHEAD: Duration = Duration::from_millis(5);
 
 #[cfg(test)]
 mod test_support {

@@ -3,6 +3,7 @@
 use super::Engine;
 use super::end_of_game::{SETTLED_SHARE, settled_share};
 use super::memory::tree_nodes;
+use super::move_timer::LevelTime;
 use crate::rules::Color;
 use crate::search::SearchParams;
 use crate::search::network_priors::NetworkUse;
@@ -32,7 +33,9 @@ impl Engine {
                 inline: self.config.network_inline,
             });
         }
-        let mut budget = self.clock_budget(color, self.level_time());
+        let mut budget = self
+            .timer
+            .search_budget(&self.game, color, self.level_time().time);
         if self.judgement_likely(color) {
             // The arbiter's look at the end comes out of the move's time, not on top.
             let limit = self.move_limit(color);
@@ -53,17 +56,6 @@ impl Engine {
         params
     }
 
-    /// The clock's thinking time for `color`'s next move, at most `level_time`.
-    fn clock_budget(&self, color: Color, level_time: Duration) -> Duration {
-        self.clocks[color.index()].budget(
-            level_time,
-            self.config.lag,
-            self.move_overhead,
-            self.game.board().empty_count(),
-            self.game.size().points(),
-        )
-    }
-
     /// What a move of `color` may spend: the time (none without a clock or level time)
     /// and the playouts.
     pub fn move_budget(&self, color: Color) -> (Option<Duration>, u64) {
@@ -71,29 +63,19 @@ impl Engine {
         (params.max_time, params.max_playouts)
     }
 
-    /// The level's thinking time for a move (`--time` overrides it).
-    fn level_time(&self) -> Duration {
-        self.config.time.unwrap_or(self.settings().time)
+    /// The time the level gives a move (`--time` overrides it; `--playouts` and
+    /// `--deterministic` bind it by playouts instead).
+    fn level_time(&self) -> LevelTime {
+        LevelTime {
+            time: self.config.time.unwrap_or(self.settings().time),
+            fixed: self.config.playouts.is_some() || self.config.deterministic,
+        }
     }
 
-    /// The most a whole move of `color` may take, search and judgements together: the
-    /// level's time, and under a clock what the clock can give (less the lag) and twice
-    /// its share of a move (in sudden death the main time would otherwise drain into the
-    /// endgame's judgements). A move with a fixed number of playouts is bound by the
-    /// clock alone, so that it plays the same whatever the machine's speed.
+    /// The most a whole move of `color` may take, search and judgements together
+    /// ([`MoveTimer::move_limit`]).
     pub(super) fn move_limit(&self, color: Color) -> Duration {
-        let fixed = self.config.playouts.is_some() || self.config.deterministic;
-        let level = if fixed {
-            Duration::MAX
-        } else {
-            self.level_time()
-        };
-        match self.clocks[color.index()].hard_limit() {
-            None => level,
-            Some(limit) => level
-                .min(limit.saturating_sub(self.config.lag))
-                .min(self.clock_budget(color, Duration::MAX).saturating_mul(2)),
-        }
+        self.timer.move_limit(&self.game, color, self.level_time())
     }
 
     /// Whether this move will likely ask the arbiter: the opponent has passed, or the last
