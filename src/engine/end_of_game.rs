@@ -324,7 +324,7 @@ mod tests {
             Reply::Move(Move::Pass)
         );
         let relied_on = engine.known_judgement(true).expect("the pass's judgement");
-        assert!(engine.judgement.as_ref().is_some_and(|k| k.quick));
+        assert_eq!(engine.arbiter.last_was_quick(), Some(true));
         assert_eq!(engine.known_judgement(false), Some(relied_on.clone()));
         assert_eq!(
             engine.final_score().unwrap(),

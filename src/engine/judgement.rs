@@ -47,8 +47,7 @@ impl Engine {
 
     /// How long a judgement is expected to take for each search playout a side.
     fn judgement_cost_per_playout(&self) -> Duration {
-        self.judgement_unit_cost
-            .saturating_mul(self.game.size().points() as u32)
+        self.arbiter.cost_per_playout(self.game.size().points())
     }
 
     /// How long a judgement with `effort` is expected to take.
@@ -97,7 +96,7 @@ impl Engine {
     /// quick it was, so that a pass that ends the game is never made on one count and
     /// then reported with another.
     pub(super) fn count_on_judgement_after_pass(&mut self) {
-        if let Some(known) = &mut self.judgement {
+        if let Some(known) = &mut self.arbiter.last {
             known.counted = true;
         }
     }
@@ -124,7 +123,7 @@ impl Engine {
     /// The judgement of this position already made, if it is as thorough as asked (a
     /// full one answers a quick question too).
     pub(super) fn known_judgement(&self, quick: bool) -> Option<Judgement> {
-        let known = self.judgement.as_ref()?;
+        let known = self.arbiter.last.as_ref()?;
         let thorough = quick || !known.quick || known.counted;
         (known.key == self.judgement_key() && thorough).then(|| known.judgement.clone())
     }
@@ -169,10 +168,10 @@ impl Engine {
         self.timer.judged(took);
         // Cut short, it still took at least this long: the next estimate grows.
         let units = effort.playouts.max(1) * self.game.size().points() as u64;
-        self.judgement_unit_cost = took.div_f64(units as f64);
+        self.arbiter.unit_cost = took.div_f64(units as f64);
         match &judgement {
             Some(j) => {
-                self.judgement = Some(KnownJudgement {
+                self.arbiter.last = Some(KnownJudgement {
                     key,
                     quick,
                     counted: false,
@@ -192,13 +191,49 @@ const MIN_JUDGEMENT_PLAYOUTS: u64 = 300;
 /// What a judgement is taken to cost a search playout a side and a point of the board
 /// on one thread before the first is measured (a full quick judgement of 19x19, 5,000
 /// playouts a side, about 3.6 s).
-pub(super) const INITIAL_JUDGEMENT_UNIT_COST: Duration = Duration::from_nanos(2_000);
+const INITIAL_JUDGEMENT_UNIT_COST: Duration = Duration::from_nanos(2_000);
+
+/// The arbiter's memory during play: its last judgement with the position it is of, and
+/// what judgements cost, which sizes the next.
+pub(super) struct ArbiterCache {
+    last: Option<KnownJudgement>,
+    /// What the last judgement took for each search playout a side and each point of the
+    /// board (before the first, an estimate): how long the next would take.
+    unit_cost: Duration,
+}
+
+impl ArbiterCache {
+    /// Before any judgement, on `threads`.
+    pub(super) fn new(threads: usize) -> ArbiterCache {
+        ArbiterCache {
+            last: None,
+            unit_cost: INITIAL_JUDGEMENT_UNIT_COST / threads.max(1) as u32,
+        }
+    }
+
+    /// A judgement's expected time for each search playout a side on a board of `points`.
+    fn cost_per_playout(&self, points: usize) -> Duration {
+        self.unit_cost.saturating_mul(points as u32)
+    }
+
+    /// A new or loaded game is judged afresh, whatever a pass of the last relied on (what
+    /// judgements cost is kept).
+    pub(super) fn forget_judgement(&mut self) {
+        self.last = None;
+    }
+
+    /// The last judgement, made quick (during play) or full.
+    #[cfg(test)]
+    pub(super) fn last_was_quick(&self) -> Option<bool> {
+        self.last.as_ref().map(|known| known.quick)
+    }
+}
 
 /// A judgement kept for its position.
-pub(super) struct KnownJudgement {
+struct KnownJudgement {
     key: JudgementKey,
     /// Made with a quick effort (during play).
-    pub(super) quick: bool,
+    quick: bool,
     /// A pass of ours relied on it: the count of its position, however quick.
     counted: bool,
     judgement: Judgement,

@@ -32,7 +32,7 @@ use crate::search::time::Clock;
 // The engine is the front ends' one door to the search: what they see of it comes from here.
 pub use crate::search::time::TimeControl;
 pub use crate::search::{SearchError, SearchResult, SearchStats};
-use judgement::{INITIAL_JUDGEMENT_UNIT_COST, KnownJudgement};
+use judgement::ArbiterCache;
 use move_timer::MoveTimer;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
@@ -208,11 +208,8 @@ pub struct Engine {
     /// Games started: mixed into the seeds, so that a match's games differ.
     games_started: u64,
     last: Option<(SearchResult, Decision)>,
-    /// The last judgement.
-    judgement: Option<KnownJudgement>,
-    /// What the last judgement took for each search playout a side and each point of the
-    /// board (before the first, an estimate): how long the next would take.
-    judgement_unit_cost: Duration,
+    /// The arbiter's last judgement and what judgements cost.
+    arbiter: ArbiterCache,
 }
 
 impl Engine {
@@ -226,13 +223,12 @@ impl Engine {
             board_network,
             rng: Pcg32::seed_from_u64(config.seed),
             read_cache: None,
-            judgement_unit_cost: INITIAL_JUDGEMENT_UNIT_COST / config.threads.max(1) as u32,
+            arbiter: ArbiterCache::new(config.threads),
             timer: MoveTimer::new(config.lag),
             config,
             hopeless_moves: [0; 2],
             games_started: 0,
             last: None,
-            judgement: None,
         }
     }
 
@@ -262,8 +258,7 @@ impl Engine {
         self.search.clear();
         self.hopeless_moves = [0; 2];
         self.last = None;
-        // A new or loaded game is judged afresh, whatever a pass of the last relied on.
-        self.judgement = None;
+        self.arbiter.forget_judgement();
         self.read_cache = None;
     }
 
