@@ -3,7 +3,7 @@
 
 use super::choice::draw_candidate;
 use super::end_of_game::{answers_an_invasion, inside_settled_area};
-use super::levels::Sight;
+use super::levels::{LevelSettings, Sight};
 use super::passing::{EndOfGame, least_loss};
 use super::{Decision, Engine, Reply};
 use crate::rules::{BoardSize, Color, Move};
@@ -78,9 +78,9 @@ impl Engine {
         let mut params = self.params_for(color);
         params.root_moves = self.read_moves(color);
         self.charge_waiting(&mut params, started);
-        let streaks = self.hopeless_moves;
+        let streaks = self.hopeless;
         let (reply, result, decision) = self.decide(color, &params, started, stop)?;
-        self.hopeless_moves = streaks;
+        self.hopeless = streaks;
         self.last = Some((result, decision));
         Ok(reply)
     }
@@ -147,7 +147,8 @@ impl Engine {
     }
 
     /// The move for `color` from a search with `params`, for a move that began at
-    /// `started`.
+    /// `started`: the search, then stages that may end the move (resigning, passing,
+    /// filling) or change its choice, in this order.
     fn decide(
         &mut self,
         color: Color,
@@ -155,156 +156,241 @@ impl Engine {
         started: Instant,
         stop: &AtomicBool,
     ) -> Result<(Reply, SearchResult, Decision), SearchError> {
-        if self.config.network_only
-            && let Some(mv) = self.network_move(color)
-        {
-            let result = SearchResult {
-                color,
-                best: mv,
-                win_rate: 0.5,
-                candidates: Vec::new(),
-                ownership: vec![0.0; self.game.size().points()],
-                score_lead: 0.0,
-                stats: SearchStats {
-                    elapsed: started.elapsed(),
-                    network_evaluations: 1,
-                    ..SearchStats::default()
-                },
-            };
-            return Ok((Reply::Move(mv), result, Decision::Network));
+        if let Some(answer) = self.network_only_answer(color, started) {
+            return Ok(answer);
         }
         let (mut result, noticed) = self.search_as_level(color, params, stop)?;
         let settings = self.settings();
-        if self.game.record().len() >= self.game.move_limit() {
-            return Ok((Reply::Move(Move::Pass), result, Decision::MoveLimit));
-        }
-        // Resign: hopeless on two moves in a row, with enough playouts to trust it.
-        if let Some(threshold) = settings.resign_below.filter(|_| self.config.resign) {
-            let streak = &mut self.hopeless_moves[color.index()];
-            if result.win_rate < threshold && result.stats.playouts >= 500 {
-                *streak += 1;
+        let mut draft = Draft {
+            choice: result.best,
+            decision: if noticed {
+                Decision::Noticed
             } else {
-                *streak = 0;
-            }
-            if *streak >= 2 {
-                return Ok((Reply::Resign, result, Decision::Resigned));
-            }
-        }
-        let opponent_passed = self.game.passes_before(color) > 0;
-        let mut choice = result.best;
-        let mut decision = if noticed {
-            Decision::Noticed
-        } else {
-            Decision::Searched
+                Decision::Searched
+            },
         };
-        // A search that sees every move win (or lose) alike may pass with points still
-        // on the board: the biggest local game read out is worth more than a pass.
-        if choice == Move::Pass
-            && let Some(q) = self.endgame_reading(color, choice, &result, started)
-        {
-            return Ok((Reply::Move(Move::Play(q)), result, Decision::LocalReading));
+        let ended = self
+            .at_the_move_limit()
+            .or_else(|| self.resigns(color, &result, &settings))
+            .or_else(|| self.reading_instead_of_a_pass(color, &result, started))
+            .or_else(|| self.passes_or_fills(color, &result, &settings, started));
+        if let Some((reply, decision)) = ended {
+            return Ok((reply, result, decision));
         }
-        let considers_passing = opponent_passed || choice == Move::Pass;
-        if considers_passing {
-            let judgement = self.judgement_after_pass(color, started.elapsed());
-            let end = self.end_of_game(
-                color,
-                &result,
-                judgement.as_ref(),
-                opponent_passed,
-                &settings,
-            );
-            match end {
-                EndOfGame::Pass(reason) => {
-                    if judgement.is_some() {
-                        self.count_on_judgement_after_pass();
-                    }
-                    return Ok((Reply::Move(Move::Pass), result, reason.decision()));
-                }
-                EndOfGame::Fill(p) => {
-                    return Ok((Reply::Move(Move::Play(p)), result, Decision::Cleanup));
-                }
-                EndOfGame::PlayOn => {}
-            }
-        }
-        // A pass no case of the pass judge allows gives way to a move on the board; where
-        // every move loses (or wins) alike, the one with the best margin.
-        if matches!(decision, Decision::Searched | Decision::Noticed)
-            && let Some((mv, by_margin)) = least_loss(&result, choice)
-            && mv != choice
-        {
-            choice = mv;
-            decision = if by_margin {
-                Decision::LeastLoss
-            } else {
-                Decision::PlaysOn
-            };
-        }
-        if choice == Move::Pass {
+        plays_on(&result, &mut draft);
+        if draft.choice == Move::Pass {
             // Nothing on the board was read: no legal move but filling eyes.
             return Ok((Reply::Move(Move::Pass), result, Decision::NoMoves));
         }
-        // Small local games are read out to the end: the exact best move within the one
-        // the search chose, or a bigger game when the reading can compare.
-        if let Some(q) = self.endgame_reading(color, choice, &result, started) {
-            choice = Move::Play(q);
-            decision = Decision::LocalReading;
+        self.reads_the_endgame(color, &result, started, &mut draft);
+        let ended = self.keeps_out_of_settled_territory(color, &result, &settings, started, &draft);
+        if let Some((reply, decision)) = ended {
+            return Ok((reply, result, decision));
         }
-        // Territory rules: a stone inside settled territory costs a point (own) or hands
-        // over a prisoner (the opponent's): fill a neutral point, or pass where the pass
-        // judge allows it.
-        if let Move::Play(p) = choice
-            && decision != Decision::LocalReading
-            && self.game.ruleset().scoring() == crate::rules::Scoring::Territory
-            && inside_settled_area(&self.game, &result, p)
-            && let Some(judgement) = self.judgement_after_pass(color, started.elapsed())
-            && {
-                let territory = judgement.territory(&self.game);
-                (territory.black | territory.white).contains(p)
-            }
-            && !answers_an_invasion(&self.game, &judgement, p)
+        let first = (color, params, started, stop);
+        self.first_impression(first, &mut result, &settings, &mut draft)?;
+        if draft.decision == Decision::Searched
+            && let Some(drawn) =
+                draw_candidate(&result, draft.choice, settings.choice, &mut self.rng)
+            && drawn != draft.choice
         {
-            match self.end_of_game(color, &result, Some(&judgement), false, &settings) {
-                EndOfGame::Fill(dame) => {
-                    return Ok((Reply::Move(Move::Play(dame)), result, Decision::Cleanup));
-                }
-                EndOfGame::Pass(reason) => {
+            draft = Draft {
+                choice: drawn,
+                decision: Decision::Drawn,
+            };
+        }
+        Ok((Reply::Move(draft.choice), result, draft.decision))
+    }
+
+    /// `--net-only`: the network's move at once, no search.
+    fn network_only_answer(
+        &self,
+        color: Color,
+        started: Instant,
+    ) -> Option<(Reply, SearchResult, Decision)> {
+        if !self.config.network_only {
+            return None;
+        }
+        let mv = self.network_move(color)?;
+        let result = SearchResult {
+            color,
+            best: mv,
+            win_rate: 0.5,
+            candidates: Vec::new(),
+            ownership: vec![0.0; self.game.size().points()],
+            score_lead: 0.0,
+            stats: SearchStats {
+                elapsed: started.elapsed(),
+                network_evaluations: 1,
+                ..SearchStats::default()
+            },
+        };
+        Some((Reply::Move(mv), result, Decision::Network))
+    }
+
+    /// The game has reached its move limit: pass from then on.
+    fn at_the_move_limit(&self) -> Option<(Reply, Decision)> {
+        let reached = self.game.record().len() >= self.game.move_limit();
+        reached.then_some((Reply::Move(Move::Pass), Decision::MoveLimit))
+    }
+
+    /// A search that sees every move win (or lose) alike may pass with points still on
+    /// the board: the biggest local game read out is worth more than a pass.
+    fn reading_instead_of_a_pass(
+        &self,
+        color: Color,
+        result: &SearchResult,
+        started: Instant,
+    ) -> Option<(Reply, Decision)> {
+        if result.best != Move::Pass {
+            return None;
+        }
+        let q = self.endgame_reading(color, Move::Pass, result, started)?;
+        Some((Reply::Move(Move::Play(q)), Decision::LocalReading))
+    }
+
+    /// The pass judge, where the opponent passed or the search's best is a pass: a pass,
+    /// a neutral point filled, or nothing (play on).
+    fn passes_or_fills(
+        &mut self,
+        color: Color,
+        result: &SearchResult,
+        settings: &LevelSettings,
+        started: Instant,
+    ) -> Option<(Reply, Decision)> {
+        let opponent_passed = self.game.passes_before(color) > 0;
+        if !opponent_passed && result.best != Move::Pass {
+            return None;
+        }
+        let judgement = self.judgement_after_pass(color, started.elapsed());
+        let end = self.end_of_game(color, result, judgement.as_ref(), opponent_passed, settings);
+        self.ends_with(end, judgement.is_some())
+    }
+
+    /// The answer of the pass judge's `end`, `counted` when a judgement was made for it.
+    fn ends_with(&mut self, end: EndOfGame, counted: bool) -> Option<(Reply, Decision)> {
+        match end {
+            EndOfGame::Pass(reason) => {
+                if counted {
                     self.count_on_judgement_after_pass();
-                    return Ok((Reply::Move(Move::Pass), result, reason.decision()));
                 }
-                EndOfGame::PlayOn => {}
+                Some((Reply::Move(Move::Pass), reason.decision()))
             }
+            EndOfGame::Fill(p) => Some((Reply::Move(Move::Play(p)), Decision::Cleanup)),
+            EndOfGame::PlayOn => None,
         }
-        // A rank's first impression, unless its reading finds it too much worse.
-        if decision == Decision::Searched
-            && let Move::Play(best) = choice
-            && let Some(first) = self.impression(color)
-            && first != best
-            && let Sight::AsRank {
-                impression: Some(impression),
-                ..
-            } = settings.sees
+    }
+
+    /// Small local games are read out to the end: the exact best move within the one
+    /// the search chose, or a bigger game when the reading can compare.
+    fn reads_the_endgame(
+        &self,
+        color: Color,
+        result: &SearchResult,
+        started: Instant,
+        draft: &mut Draft,
+    ) {
+        if let Some(q) = self.endgame_reading(color, draft.choice, result, started) {
+            *draft = Draft {
+                choice: Move::Play(q),
+                decision: Decision::LocalReading,
+            };
+        }
+    }
+
+    /// Territory rules: a stone inside settled territory costs a point (own) or hands
+    /// over a prisoner (the opponent's): fill a neutral point, or pass where the pass
+    /// judge allows it.
+    fn keeps_out_of_settled_territory(
+        &mut self,
+        color: Color,
+        result: &SearchResult,
+        settings: &LevelSettings,
+        started: Instant,
+        draft: &Draft,
+    ) -> Option<(Reply, Decision)> {
+        let Move::Play(p) = draft.choice else {
+            return None;
+        };
+        if draft.decision == Decision::LocalReading
+            || self.game.ruleset().scoring() != crate::rules::Scoring::Territory
+            || !inside_settled_area(&self.game, result, p)
         {
-            let best_win_rate = result
-                .candidates
-                .iter()
-                .find(|c| c.mv == choice)
-                .map_or(result.win_rate, |c| c.win_rate);
-            let (first_win_rate, playouts) =
-                self.impression_win_rate(color, params, &result, first, started, stop)?;
-            result.stats.playouts += playouts;
-            if first_win_rate.is_some_and(|w| w >= best_win_rate - impression.within) {
-                choice = Move::Play(first);
-                decision = Decision::Impression;
-            }
+            return None;
         }
-        if decision == Decision::Searched
-            && let Some(drawn) = draw_candidate(&result, choice, settings.choice, &mut self.rng)
-            && drawn != choice
+        let judgement = self.judgement_after_pass(color, started.elapsed())?;
+        let territory = judgement.territory(&self.game);
+        if !(territory.black | territory.white).contains(p)
+            || answers_an_invasion(&self.game, &judgement, p)
         {
-            choice = drawn;
-            decision = Decision::Drawn;
+            return None;
         }
-        Ok((Reply::Move(choice), result, decision))
+        let end = self.end_of_game(color, result, Some(&judgement), false, settings);
+        self.ends_with(end, true)
+    }
+
+    /// A rank's first impression, played unless its reading finds it too much worse.
+    fn first_impression(
+        &mut self,
+        (color, params, started, stop): (Color, &SearchParams, Instant, &AtomicBool),
+        result: &mut SearchResult,
+        settings: &LevelSettings,
+        draft: &mut Draft,
+    ) -> Result<(), SearchError> {
+        let Sight::AsRank {
+            impression: Some(impression),
+            ..
+        } = settings.sees
+        else {
+            return Ok(());
+        };
+        if draft.decision != Decision::Searched {
+            return Ok(());
+        }
+        let Move::Play(best) = draft.choice else {
+            return Ok(());
+        };
+        let Some(first) = self.impression(color).filter(|&first| first != best) else {
+            return Ok(());
+        };
+        let best_win_rate = result
+            .candidates
+            .iter()
+            .find(|c| c.mv == draft.choice)
+            .map_or(result.win_rate, |c| c.win_rate);
+        let (first_win_rate, playouts) =
+            self.impression_win_rate(color, params, result, first, started, stop)?;
+        result.stats.playouts += playouts;
+        if first_win_rate.is_some_and(|w| w >= best_win_rate - impression.within) {
+            *draft = Draft {
+                choice: Move::Play(first),
+                decision: Decision::Impression,
+            };
+        }
+        Ok(())
+    }
+}
+
+/// The move a level is about to play and why, as the stages of `decide` leave it.
+struct Draft {
+    choice: Move,
+    decision: Decision,
+}
+
+/// A pass no case of the pass judge allows gives way to a move on the board; where every
+/// move loses (or wins) alike, the one with the best margin.
+fn plays_on(result: &SearchResult, draft: &mut Draft) {
+    if matches!(draft.decision, Decision::Searched | Decision::Noticed)
+        && let Some((mv, by_margin)) = least_loss(result, draft.choice)
+        && mv != draft.choice
+    {
+        *draft = Draft {
+            choice: mv,
+            decision: if by_margin {
+                Decision::LeastLoss
+            } else {
+                Decision::PlaysOn
+            },
+        };
     }
 }

@@ -34,6 +34,7 @@ pub use crate::search::time::TimeControl;
 pub use crate::search::{SearchError, SearchResult, SearchStats};
 use judgement::ArbiterCache;
 use move_timer::MoveTimer;
+use passing::HopelessStreaks;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use std::sync::Arc;
@@ -204,7 +205,7 @@ pub struct Engine {
     /// The moves the level read in the last position it moved in.
     read_cache: Option<choice::ReadCache>,
     /// Consecutive genmoves whose win rate was below the level's resign threshold.
-    hopeless_moves: [u32; 2],
+    hopeless: HopelessStreaks,
     /// Games started: mixed into the seeds, so that a match's games differ.
     games_started: u64,
     last: Option<(SearchResult, Decision)>,
@@ -226,7 +227,7 @@ impl Engine {
             arbiter: ArbiterCache::new(config.threads),
             timer: MoveTimer::new(config.lag),
             config,
-            hopeless_moves: [0; 2],
+            hopeless: HopelessStreaks::default(),
             games_started: 0,
             last: None,
         }
@@ -256,7 +257,7 @@ impl Engine {
         self.game = game;
         self.games_started += 1;
         self.search.clear();
-        self.hopeless_moves = [0; 2];
+        self.hopeless = HopelessStreaks::default();
         self.last = None;
         self.arbiter.forget_judgement();
         self.read_cache = None;

@@ -1,4 +1,9 @@
-//! The pass judge: the one place that decides whether a level passes (RULES.md §8).
+//! The resign-and-pass judge: the one place that decides whether a level resigns or
+//! passes (RULES.md §8).
+//!
+//! A level resigns where its row says it does (`resign_below`, and not `--no-resign`)
+//! when its search gives it less than that win rate on `RESIGN_AFTER` moves in a row,
+//! each read with at least `RESIGN_PLAYOUTS` playouts.
 //!
 //! A level passes in these cases, and in no other:
 //! 1. **Answering a pass**, when the count after it wins, or when nothing can save a lost
@@ -33,10 +38,40 @@
 
 use super::end_of_game::settled_share;
 use super::levels::LevelSettings;
-use super::{Decision, Engine};
+use super::{Decision, Engine, Reply};
 use crate::referee::{self, Judgement};
 use crate::rules::{Bitboard, Board, Color, Move, Point, owned_regions};
 use crate::search::{Candidate, SearchResult};
+
+/// Playouts a search needs before its win rate counts towards a resignation.
+const RESIGN_PLAYOUTS: u64 = 500;
+
+/// Hopeless moves in a row before a level resigns: one bad search is not enough.
+const RESIGN_AFTER: u32 = 2;
+
+/// Each side's hopeless moves in a row, the resign judge's memory.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct HopelessStreaks([u32; 2]);
+
+impl Engine {
+    /// Resigns `color`'s game where the level does and `result` makes it the
+    /// `RESIGN_AFTER`th hopeless move in a row.
+    pub(super) fn resigns(
+        &mut self,
+        color: Color,
+        result: &SearchResult,
+        settings: &LevelSettings,
+    ) -> Option<(Reply, Decision)> {
+        let threshold = settings.resign_below.filter(|_| self.config.resign)?;
+        let streak = &mut self.hopeless.0[color.index()];
+        if result.win_rate < threshold && result.stats.playouts >= RESIGN_PLAYOUTS {
+            *streak += 1;
+        } else {
+            *streak = 0;
+        }
+        (*streak >= RESIGN_AFTER).then_some((Reply::Resign, Decision::Resigned))
+    }
+}
 
 /// A search win rate below which no move saves the game: after the opponent's pass,
 /// passing too costs nothing then; and moves are told apart by their margins.
