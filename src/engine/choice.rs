@@ -11,10 +11,36 @@ use rand_pcg::Pcg32;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// The rank's chooser's state: what it read in the last position it moved in, and the
+/// random stream its draws among the nearly best moves come from.
+pub(super) struct Chooser {
+    read: Option<ReadCache>,
+    rng: Pcg32,
+}
+
+impl Chooser {
+    pub(super) fn new(seed: u64) -> Chooser {
+        Chooser {
+            read: None,
+            rng: Pcg32::seed_from_u64(seed),
+        }
+    }
+
+    /// A new position or level: the moves are read anew.
+    pub(super) fn forget_reading(&mut self) {
+        self.read = None;
+    }
+
+    /// The random stream of the level's draws.
+    pub(super) fn rng(&mut self) -> &mut Pcg32 {
+        &mut self.rng
+    }
+}
+
 /// The moves a level read in one position, kept so that every search of the move
 /// (`reg_genmove` then `genmove`) reads the same.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct ReadCache {
+struct ReadCache {
     key: ReadKey,
     reading: Option<Reading>,
 }
@@ -181,7 +207,7 @@ impl Engine {
             level: self.config.level,
             seed: self.config.seed,
         };
-        if let Some(cache) = self.read_cache.filter(|c| c.key == key) {
+        if let Some(cache) = self.chooser.read.filter(|c| c.key == key) {
             return cache.reading;
         }
         let reading = self.draw_reading(color, &mut Pcg32::seed_from_u64(key.draw_seed()));
@@ -197,7 +223,7 @@ impl Engine {
                 names.join(" ")
             );
         }
-        self.read_cache = Some(ReadCache { key, reading });
+        self.chooser.read = Some(ReadCache { key, reading });
         reading
     }
 
@@ -483,7 +509,9 @@ mod seen_tests {
     fn a_rank_has_a_first_impression_on_its_share_of_moves() {
         let had_one = |share: f32| {
             let mut engine = impressed("14k", Some(1.0));
-            engine.config.level_changes.impression_share = Some(share);
+            let mut changes = engine.config.level_changes;
+            changes.impression_share = Some(share);
+            engine.set_level_changes(changes);
             (0..40)
                 .filter(|&seed| {
                     engine.set_seed(seed);

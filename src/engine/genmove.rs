@@ -191,7 +191,7 @@ impl Engine {
         self.first_impression(first, &mut result, &settings, &mut draft)?;
         if draft.decision == Decision::Searched
             && let Some(drawn) =
-                draw_candidate(&result, draft.choice, settings.choice, &mut self.rng)
+                draw_candidate(&result, draft.choice, settings.choice, self.chooser.rng())
             && drawn != draft.choice
         {
             draft = Draft {

@@ -35,8 +35,6 @@ pub use crate::search::{SearchError, SearchResult, SearchStats};
 use judgement::ArbiterCache;
 use move_timer::MoveTimer;
 use passing::HopelessStreaks;
-use rand::SeedableRng;
-use rand_pcg::Pcg32;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -200,10 +198,12 @@ pub struct Engine {
     /// The network for this board's size, where it plays it and is used on it.
     board_network: Option<Arc<Network>>,
     config: EngineConfig,
+    /// What the level plays with, worked out from its row and the calibration's changes
+    /// whenever either changes (not at each use).
+    settings: LevelSettings,
     timer: MoveTimer,
-    rng: Pcg32,
-    /// The moves the level read in the last position it moved in.
-    read_cache: Option<choice::ReadCache>,
+    /// What the level read in the last position it moved in, and its draws.
+    chooser: choice::Chooser,
     /// Consecutive genmoves whose win rate was below the level's resign threshold.
     hopeless: HopelessStreaks,
     /// Games started: mixed into the seeds, so that a match's games differ.
@@ -222,10 +222,10 @@ impl Engine {
                 .with_knowledge(config.knowledge.clone().filter(|_| !config.hand_priors))
                 .with_network(board_network.clone()),
             board_network,
-            rng: Pcg32::seed_from_u64(config.seed),
-            read_cache: None,
+            chooser: choice::Chooser::new(config.seed),
             arbiter: ArbiterCache::new(config.threads),
             timer: MoveTimer::new(config.lag),
+            settings: config.level_changes.apply(config.level),
             config,
             hopeless: HopelessStreaks::default(),
             games_started: 0,
@@ -260,7 +260,7 @@ impl Engine {
         self.hopeless = HopelessStreaks::default();
         self.last = None;
         self.arbiter.forget_judgement();
-        self.read_cache = None;
+        self.chooser.forget_reading();
     }
 
     pub fn config(&self) -> &EngineConfig {
@@ -269,24 +269,25 @@ impl Engine {
 
     /// What the level plays with: its row of the table, with the calibration's changes.
     pub fn settings(&self) -> LevelSettings {
-        self.config.level_changes.apply(self.config.level)
+        self.settings
     }
 
     pub fn set_level(&mut self, level: Level) {
         self.config.level = level;
+        self.settings = self.config.level_changes.apply(level);
     }
 
     /// Changes to the level's row (GTP `yeoul-level_set`); the moves read are read anew.
     pub fn set_level_changes(&mut self, changes: LevelChanges) {
         self.config.level_changes = changes;
-        self.read_cache = None;
+        self.settings = changes.apply(self.config.level);
+        self.chooser.forget_reading();
     }
 
     /// A new random seed (GTP `yeoul-seed`); the tree is dropped so that it takes effect.
     pub fn set_seed(&mut self, seed: u64) {
         self.config.seed = seed;
-        self.rng = Pcg32::seed_from_u64(seed);
-        self.read_cache = None;
+        self.chooser = choice::Chooser::new(seed);
         self.search.clear();
     }
 
