@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use yeoul::bench::{PlayoutKind, StartPosition, format_table, measure};
-use yeoul::engine::{Engine, EngineConfig, Level, LevelChanges, TimeControl, check_memory};
+use yeoul::engine::{
+    Engine, EngineConfig, Level, LevelChanges, NetworkSizes, TimeControl, check_memory,
+};
 use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::network::Network;
@@ -135,9 +137,7 @@ impl EngineOptions {
                 yeoul::engine::NETWORK_SIZES
             } else {
                 // Out of range sizes are refused below.
-                let bit = |n: usize| u32::try_from(n).ok().and_then(|n| 1u32.checked_shl(n));
-                let bits = self.net_sizes.iter().filter_map(|&n| bit(n));
-                bits.fold(0, |all, one| all | one)
+                NetworkSizes::mask(&self.net_sizes)
             },
             network_threshold: self.net_threshold.max(1),
             network_inline: self.net_inline,

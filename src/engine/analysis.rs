@@ -36,7 +36,7 @@ impl Engine {
     /// The network, when the level uses it and it fits the board.
     pub(super) fn active_network(&self) -> Option<&Network> {
         let priors = self.settings().network.priors;
-        let uses = NetworkSizes::on(priors, self.game.size()) || self.config.network_only;
+        let uses = NetworkSizes::on(priors, self.game.size().get()) || self.config.network_only;
         self.network_for_board().filter(|_| uses)
     }
 
@@ -50,7 +50,7 @@ impl Engine {
     /// its moves with it; `--net-only` plays with it). `None`: the learned model's policy.
     pub(super) fn level_network(&self) -> Option<&Network> {
         let sight = self.settings().network.sight;
-        let uses = NetworkSizes::on(sight, self.game.size()) || self.config.network_only;
+        let uses = NetworkSizes::on(sight, self.game.size().get()) || self.config.network_only;
         self.network_for_board().filter(|_| uses)
     }
 

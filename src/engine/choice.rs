@@ -2,6 +2,7 @@
 //! among what the search found the best or, at the weakest levels, one nearly as good.
 
 use super::levels::{self, Sight};
+use super::move_timer::MoveTimer;
 use super::{Choice, Engine, seen};
 use crate::rules::{Bitboard, Color, Move, Point};
 use crate::search::{SearchError, SearchParams, SearchResult};
@@ -113,7 +114,7 @@ impl Engine {
         let mut open = params.clone();
         open.root_moves = None;
         open.max_playouts = (params.max_playouts / 2).max(1);
-        open.max_time = params.max_time.map(|t| t / 2);
+        open.max_time = params.max_time.map(MoveTimer::wide_search_time);
         let wide = self.search.run(&self.game, color, &open, stop)?;
         let mut narrow_params = params.clone();
         // Other random streams for the second search of the same tree.
@@ -126,7 +127,11 @@ impl Engine {
         let size = self.game.size();
         let may_have_one = impression.is_some_and(|i| levels::for_size(i.share, size) > 0.0);
         let kept = |t: Duration| {
-            if may_have_one { t / 10 } else { Duration::ZERO }
+            if may_have_one {
+                MoveTimer::kept_for_impression(t)
+            } else {
+                Duration::ZERO
+            }
         };
         narrow_params.max_time = params
             .max_time

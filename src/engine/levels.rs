@@ -95,9 +95,21 @@ impl NetworkSizes {
     /// Every size the engine has the network for.
     pub const EVERY_SIZE: u32 = u32::MAX;
 
-    /// Whether `mask` holds boards of `size`.
-    pub fn on(mask: u32, size: BoardSize) -> bool {
-        mask & (1 << size.get()) != 0
+    /// Whether `mask` holds boards of `n` x `n`.
+    pub fn on(mask: u32, n: usize) -> bool {
+        u32::try_from(n)
+            .ok()
+            .and_then(|n| 1u32.checked_shl(n))
+            .is_some_and(|bit| mask & bit != 0)
+    }
+
+    /// The mask of the board sizes `sizes` (those over 31 left out).
+    pub fn mask(sizes: &[usize]) -> u32 {
+        let bit = |n: usize| u32::try_from(n).ok().and_then(|n| 1u32.checked_shl(n));
+        sizes
+            .iter()
+            .filter_map(|&n| bit(n))
+            .fold(0, |all, one| all | one)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `--max-memory` for the whole process: what the process holds besides its search
 //! tree, and the nodes the tree may take.
 
-use super::EngineConfig;
+use super::{EngineConfig, NetworkSizes};
 use crate::knowledge::Model;
 use crate::referee;
 use crate::search::tree::Tree;
@@ -22,7 +22,7 @@ fn fixed_memory(config: &EngineConfig) -> usize {
     // The buffers of the largest size the network is used on.
     let largest = (2..=19)
         .rev()
-        .find(|n| config.network_sizes & (1 << n) != 0);
+        .find(|&n| NetworkSizes::on(config.network_sizes, n));
     let network = config.network.as_deref().and_then(|n| n.for_size(largest?));
     let network = network.map_or(0, |n| {
         threads * n.scratch_bytes(1) + n.scratch_bytes(crate::search::network_priors::BATCH)

@@ -126,7 +126,7 @@ pub const NETWORK_SIZES: u32 = 1 << 9 | 1 << 13 | 1 << 19;
 fn network_of_size(config: &EngineConfig, size: BoardSize) -> Option<Arc<Network>> {
     let network = config.network.as_ref()?;
     let n = size.get();
-    if config.network_sizes & (1 << n) == 0 {
+    if !NetworkSizes::on(config.network_sizes, n) {
         None
     } else if network.board_size() == n {
         Some(Arc::clone(network))

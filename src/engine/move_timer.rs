@@ -102,6 +102,18 @@ impl MoveTimer {
         from.checked_add(room - room / KEPT_AFTER_JUDGEMENT)
     }
 
+    /// A rank's move is two searches (`Engine::search_as_level`): the first, of every
+    /// move, has half of the move's search time `budget` ...
+    pub fn wide_search_time(budget: Duration) -> Duration {
+        budget / 2
+    }
+
+    /// ... and of what the second may have, a rank that may play its first impression
+    /// keeps a tenth of `budget` to read it.
+    pub fn kept_for_impression(budget: Duration) -> Duration {
+        budget / 10
+    }
+
     /// A move begins: its judgements are counted from nothing.
     pub fn start_move(&mut self) {
         self.judging = Duration::ZERO;
