@@ -12,12 +12,9 @@ use yeoul::engine::{
 use yeoul::knowledge::Model;
 use yeoul::match_runner::{EnginePlayer, GtpPlayer, MatchConfig, Player, run_match};
 use yeoul::network::Network;
-use yeoul::rules::{BoardSize, Ruleset, max_fixed_handicap};
+use yeoul::rules::{BoardSize, Ruleset};
 use yeoul::train::positions::{PositionsConfig, export as export_positions};
 use yeoul::train::{TrainConfig, evaluate, records, train};
-
-/// A handicap game's komi: half a point, so that there is no draw.
-const HANDICAP_KOMI: f64 = 0.5;
 
 #[derive(Parser)]
 #[command(name = "yeoul", version, about = "A Go engine that speaks GTP")]
@@ -346,7 +343,7 @@ enum Command {
         /// A game clock for both players, in seconds: none, absolute:MAIN,
         /// byoyomi:MAIN:PERIOD:PERIODS or canadian:MAIN:PERIOD:STONES. A move slower than
         /// the clock allows loses the game on time.
-        #[arg(long, default_value = "none", value_parser = parse_clock)]
+        #[arg(long, default_value = "none", value_parser = <TimeControl as std::str::FromStr>::from_str)]
         clock: TimeControl,
         /// Seconds added to every move's time on the clock, as a server's round trip adds
         /// them (to check --lag)
@@ -358,50 +355,6 @@ enum Command {
         #[arg(long)]
         max_moves: Option<usize>,
     },
-}
-
-/// `--clock`: none, absolute:MAIN, byoyomi:MAIN:PERIOD:PERIODS, canadian:MAIN:PERIOD:STONES.
-fn parse_clock(text: &str) -> Result<TimeControl, String> {
-    let parts: Vec<&str> = text.split(':').collect();
-    let seconds = |s: &str| -> Result<Duration, String> {
-        match s.parse::<f64>() {
-            Ok(t) if t.is_finite() && (0.0..=1e6).contains(&t) => Ok(Duration::from_secs_f64(t)),
-            _ => Err(format!("not a number of seconds: {s:?}")),
-        }
-    };
-    let count = |s: &str| -> Result<u32, String> {
-        match s.parse::<u32>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(format!("not a count above 0: {s:?}")),
-        }
-    };
-    let positive = |d: Duration| {
-        if d.is_zero() {
-            Err("a period must be longer than 0 s".to_string())
-        } else {
-            Ok(d)
-        }
-    };
-    match parts.as_slice() {
-        ["none"] => Ok(TimeControl::None),
-        ["absolute", main] => Ok(TimeControl::Absolute {
-            main: positive(seconds(main)?)?,
-        }),
-        ["byoyomi", main, period, periods] => Ok(TimeControl::ByoYomi {
-            main: seconds(main)?,
-            period: positive(seconds(period)?)?,
-            periods: count(periods)?,
-        }),
-        ["canadian", main, period, stones] => Ok(TimeControl::Canadian {
-            main: seconds(main)?,
-            period: positive(seconds(period)?)?,
-            stones: count(stones)?,
-        }),
-        _ => Err(
-            "expected none, absolute:MAIN, byoyomi:MAIN:PERIOD:PERIODS or canadian:MAIN:PERIOD:STONES"
-                .to_string(),
-        ),
-    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -517,40 +470,27 @@ fn main() {
             let Ok(size) = BoardSize::new(size) else {
                 fail("--size must be 2 to 19")
             };
-            if !(move_timeout.is_finite() && move_timeout > 0.0) {
-                fail("--move-timeout must be a number of seconds above 0");
-            }
-            if !(network_delay.is_finite() && (0.0..=60.0).contains(&network_delay)) {
-                fail("--network-delay must be 0 to 60 seconds");
-            }
-            if max_moves == Some(0) {
-                fail("--max-moves must be at least 1");
-            }
-            let most = max_fixed_handicap(size).max(1);
-            if handicap > most {
-                fail(&format!(
-                    "--handicap must be 0 to {most} on {size}x{size} (GTP's fixed handicap)"
-                ));
-            }
+            let seconds = |value: f64, option: &str| {
+                Duration::try_from_secs_f64(value)
+                    .unwrap_or_else(|_| fail(&format!("{option} must be a number of seconds")))
+            };
             let config = MatchConfig {
                 size,
-                komi: cli.engine.komi.unwrap_or_else(|| {
-                    if handicap > 0 {
-                        HANDICAP_KOMI
-                    } else {
-                        cli.engine.rules.default_komi(0)
-                    }
-                }),
+                komi: (cli.engine.komi)
+                    .unwrap_or_else(|| MatchConfig::default_komi(cli.engine.rules, handicap)),
                 ruleset: cli.engine.rules,
                 games,
                 alternate: !no_alternate,
                 sgf_dir,
-                move_timeout: Duration::from_secs_f64(move_timeout),
+                move_timeout: seconds(move_timeout, "--move-timeout"),
                 clock,
-                network_delay: Duration::from_secs_f64(network_delay),
+                network_delay: seconds(network_delay, "--network-delay"),
                 handicap,
                 max_moves,
             };
+            if let Err(e) = config.check() {
+                fail(&e);
+            }
             play_match(&cli.engine, opponent, opponent_level, referee, &config);
         }
         None => {

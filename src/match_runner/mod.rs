@@ -24,7 +24,7 @@ pub use gtp_client::{GtpPlayer, split_command_line};
 pub use sgf::{game_to_sgf, sgf_file_name};
 pub use stats::{MatchSummary, PlayerSummary, wilson_interval};
 
-use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Point, Ruleset};
+use crate::rules::{Bitboard, BoardSize, Color, Game, Move, Point, Ruleset, max_fixed_handicap};
 use crate::search::time::Clock;
 use std::fmt;
 use std::path::PathBuf;
@@ -218,6 +218,43 @@ pub struct MatchConfig {
     /// A game stops after this many moves and is counted as it stands (`None`: the
     /// rules' own limit, three moves a point).
     pub max_moves: Option<usize>,
+}
+
+/// A handicap game's komi when none is given: half a point, so that there is no draw.
+pub const HANDICAP_KOMI: f64 = 0.5;
+
+impl MatchConfig {
+    /// The komi of a match with `handicap` stones under `ruleset` when none is given.
+    pub fn default_komi(ruleset: Ruleset, handicap: u32) -> f64 {
+        if handicap > 0 {
+            HANDICAP_KOMI
+        } else {
+            ruleset.default_komi(0)
+        }
+    }
+
+    /// Why these settings cannot make a match, in the words of the command line.
+    pub fn check(&self) -> Result<(), String> {
+        if self.move_timeout.is_zero() {
+            return Err("--move-timeout must be a number of seconds above 0".into());
+        }
+        if self.network_delay > Duration::from_secs(60) {
+            return Err("--network-delay must be 0 to 60 seconds".into());
+        }
+        if self.max_moves == Some(0) {
+            return Err("--max-moves must be at least 1".into());
+        }
+        let (size, most) = (self.size, max_fixed_handicap(self.size).max(1));
+        if self.handicap > most {
+            return Err(format!(
+                "--handicap must be 0 to {most} on {size}x{size} (GTP's fixed handicap)"
+            ));
+        }
+        if !(self.komi.is_finite() && self.komi.abs() <= 1000.0) {
+            return Err("--komi must be a number between -1000 and 1000".into());
+        }
+        Ok(())
+    }
 }
 
 impl Default for MatchConfig {

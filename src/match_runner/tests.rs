@@ -937,3 +937,58 @@ fn a_handicap_placed_elsewhere_or_refused_leaves_the_game_unplayed() {
     let summary = run_match(&config, &mut a, &mut b, None, &mut |_| {});
     assert!(matches!(summary.records[0].result, GameResult::NoResult(_)));
 }
+
+#[test]
+fn a_matchs_settings_are_checked_in_the_command_lines_words() {
+    assert_eq!(MatchConfig::default().check(), Ok(()));
+    let nineteen = MatchConfig {
+        size: BoardSize::NINETEEN,
+        handicap: 9,
+        ..MatchConfig::default()
+    };
+    assert_eq!(nineteen.check(), Ok(()));
+    assert_eq!(MatchConfig::default_komi(Ruleset::Chinese, 9), 0.5);
+    assert_eq!(MatchConfig::default_komi(Ruleset::Chinese, 0), 7.5);
+    let bad = [
+        (
+            MatchConfig {
+                handicap: 10,
+                size: BoardSize::NINETEEN,
+                ..MatchConfig::default()
+            },
+            "--handicap must be 0 to 9 on 19x19",
+        ),
+        (
+            MatchConfig {
+                move_timeout: Duration::ZERO,
+                ..MatchConfig::default()
+            },
+            "--move-timeout",
+        ),
+        (
+            MatchConfig {
+                network_delay: Duration::from_secs(61),
+                ..MatchConfig::default()
+            },
+            "--network-delay",
+        ),
+        (
+            MatchConfig {
+                max_moves: Some(0),
+                ..MatchConfig::default()
+            },
+            "--max-moves",
+        ),
+        (
+            MatchConfig {
+                komi: f64::NAN,
+                ..MatchConfig::default()
+            },
+            "--komi",
+        ),
+    ];
+    for (config, error) in bad {
+        let said = config.check().expect_err(error);
+        assert!(said.starts_with(error), "{said}");
+    }
+}

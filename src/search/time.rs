@@ -25,6 +25,57 @@ pub enum TimeControl {
     },
 }
 
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    /// `none`, `absolute:MAIN`, `byoyomi:MAIN:PERIOD:PERIODS` or
+    /// `canadian:MAIN:PERIOD:STONES`, in seconds (the match runner's `--clock`).
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let parts: Vec<&str> = text.split(':').collect();
+        let seconds = |s: &str| -> Result<Duration, String> {
+            match s.parse::<f64>() {
+                Ok(t) if t.is_finite() && (0.0..=1e6).contains(&t) => {
+                    Ok(Duration::from_secs_f64(t))
+                }
+                _ => Err(format!("not a number of seconds: {s:?}")),
+            }
+        };
+        let count = |s: &str| -> Result<u32, String> {
+            match s.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(format!("not a count above 0: {s:?}")),
+            }
+        };
+        let positive = |d: Duration| {
+            if d.is_zero() {
+                Err("a period must be longer than 0 s".to_string())
+            } else {
+                Ok(d)
+            }
+        };
+        match parts.as_slice() {
+            ["none"] => Ok(TimeControl::None),
+            ["absolute", main] => Ok(TimeControl::Absolute {
+                main: positive(seconds(main)?)?,
+            }),
+            ["byoyomi", main, period, periods] => Ok(TimeControl::ByoYomi {
+                main: seconds(main)?,
+                period: positive(seconds(period)?)?,
+                periods: count(periods)?,
+            }),
+            ["canadian", main, period, stones] => Ok(TimeControl::Canadian {
+                main: seconds(main)?,
+                period: positive(seconds(period)?)?,
+                stones: count(stones)?,
+            }),
+            _ => Err(
+                "expected none, absolute:MAIN, byoyomi:MAIN:PERIOD:PERIODS or canadian:MAIN:PERIOD:STONES"
+                    .to_string(),
+            ),
+        }
+    }
+}
+
 /// The clock of one player: settings plus what is left.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
@@ -211,6 +262,45 @@ mod tests {
     use super::*;
 
     const S: fn(u64) -> Duration = Duration::from_secs;
+
+    #[test]
+    fn a_clock_is_read_from_its_text_and_bad_text_is_refused() {
+        assert_eq!("none".parse(), Ok(TimeControl::None));
+        assert_eq!(
+            "absolute:300".parse(),
+            Ok(TimeControl::Absolute { main: S(300) })
+        );
+        assert_eq!(
+            "byoyomi:0:20:3".parse(),
+            Ok(TimeControl::ByoYomi {
+                main: S(0),
+                period: S(20),
+                periods: 3
+            })
+        );
+        assert_eq!(
+            "canadian:60:30:5".parse(),
+            Ok(TimeControl::Canadian {
+                main: S(60),
+                period: S(30),
+                stones: 5
+            })
+        );
+        for bad in [
+            "",
+            "absolute",
+            "absolute:0",
+            "absolute:-1",
+            "absolute:nan",
+            "byoyomi:0:0:3",
+            "byoyomi:0:20:0",
+            "canadian:1:2",
+            "fischer:60:5",
+            "byoyomi:1e9:20:3",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn without_a_clock_the_level_time_is_the_budget() {
