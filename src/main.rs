@@ -125,15 +125,23 @@ struct EngineOptions {
 }
 
 impl EngineOptions {
-    fn config(&self) -> EngineConfig {
+    /// The engine's configuration from the options, before the model and the network are
+    /// loaded; an option out of range is refused in the library's words
+    /// ([`EngineConfig::check`]).
+    fn unloaded_config(&self) -> Result<EngineConfig, String> {
+        let seconds = |value: f64, error: &str| {
+            Duration::try_from_secs_f64(value).map_err(|_| error.to_string())
+        };
+        if self.net_sizes.iter().any(|n| !(2..=19).contains(n)) {
+            return Err("--net-sizes takes board sizes from 2 to 19".into());
+        }
         let mut config = EngineConfig {
-            knowledge: Some(load_model(self.model.as_deref())),
-            network: (!self.no_net).then(|| load_network(self.net.as_deref())),
+            knowledge: None,
+            network: None,
             network_only: self.net_only,
             network_sizes: if self.net_sizes.is_empty() {
                 yeoul::engine::NETWORK_SIZES
             } else {
-                // Out of range sizes are refused below.
                 NetworkSizes::mask(&self.net_sizes)
             },
             network_threshold: self.net_threshold.max(1),
@@ -142,7 +150,9 @@ impl EngineOptions {
             learned_playouts: self.learned_playouts,
             two_liberty_playouts: self.two_liberty_playouts,
             amaf_distance: self.amaf_distance,
-            level_changes: self.level_changes().unwrap_or_else(|e| fail(&e)),
+            level_changes: self
+                .level_changes()
+                .map_err(|e| format!("--level-set: {e}"))?,
             level: self.level,
             playouts: self.playouts,
             seed: self.seed,
@@ -150,15 +160,25 @@ impl EngineOptions {
             max_memory_mb: self.max_memory,
             ponder: self.ponder,
             resign: !self.no_resign,
+            lag: seconds(self.lag, "--lag must be 0 to 60 seconds")?,
             ..EngineConfig::default()
         };
         if let Some(t) = self.threads {
             config.threads = t;
         }
         if let Some(t) = self.time {
-            config.time = Some(Duration::from_secs_f64(t));
+            config.time = Some(seconds(t, "--time must be a number of seconds above 0")?);
         }
-        config.lag = Duration::from_secs_f64(self.lag);
+        config.check()?;
+        Ok(config)
+    }
+
+    /// The engine's configuration with the model and the network loaded (a bad file ends
+    /// the run), the memory they leave checked.
+    fn config(&self) -> EngineConfig {
+        let mut config = self.unloaded_config().unwrap_or_else(|e| fail(&e));
+        config.knowledge = Some(load_model(self.model.as_deref()));
+        config.network = (!self.no_net).then(|| load_network(self.net.as_deref()));
         // After the model and the network are loaded: with the tree, what the process holds.
         if let Err(e) = check_memory(&config) {
             fail(&e);
@@ -176,45 +196,16 @@ impl EngineOptions {
         Ok(changes)
     }
 
+    /// Every engine option in range, before any subcommand runs.
     fn check(&self) {
-        if self.threads.is_some_and(|t| t == 0 || t > 1024) {
-            fail("--threads must be 1 to 1024");
-        }
-        if self.playouts == Some(0) {
-            fail("--playouts must be at least 1");
-        }
-        if self
-            .time
-            .is_some_and(|t| !(t.is_finite() && t > 0.0 && t < 86_400.0))
-        {
-            fail("--time must be a number of seconds above 0");
+        if let Err(e) = self.unloaded_config() {
+            fail(&e);
         }
         if self
             .komi
             .is_some_and(|k| !k.is_finite() || k.abs() > 1000.0)
         {
             fail("--komi must be a number between -1000 and 1000");
-        }
-        if !(1..=1 << 20).contains(&self.max_memory) {
-            fail("--max-memory must be 1 to 1048576 MiB");
-        }
-        if !(self.lag.is_finite() && (0.0..=60.0).contains(&self.lag)) {
-            fail("--lag must be 0 to 60 seconds");
-        }
-        if self.amaf_distance > 16 {
-            fail("--amaf-distance must be 0 to 16");
-        }
-        if self.net_sizes.iter().any(|n| !(2..=19).contains(n)) {
-            fail("--net-sizes takes board sizes from 2 to 19");
-        }
-        if let Err(e) = self.level_changes() {
-            fail(&format!("--level-set: {e}"));
-        }
-        if self.deterministic
-            && self.playouts.is_none()
-            && self.level.settings().playouts[0] == u64::MAX
-        {
-            fail("--deterministic at the level max needs --playouts (max has no playout cap)");
         }
     }
 }

@@ -87,11 +87,49 @@ pub struct EngineConfig {
     pub level_changes: LevelChanges,
 }
 
+impl EngineConfig {
+    /// Why this configuration cannot play, in the words of the command line's options.
+    pub fn check(&self) -> Result<(), String> {
+        if !(1..=1024).contains(&self.threads) {
+            return Err("--threads must be 1 to 1024".into());
+        }
+        if self.playouts == Some(0) {
+            return Err("--playouts must be at least 1".into());
+        }
+        if self
+            .time
+            .is_some_and(|t| t.is_zero() || t >= Duration::from_secs(86_400))
+        {
+            return Err("--time must be a number of seconds above 0".into());
+        }
+        if !(1..=1 << 20).contains(&self.max_memory_mb) {
+            return Err("--max-memory must be 1 to 1048576 MiB".into());
+        }
+        if self.lag > Duration::from_secs(60) {
+            return Err("--lag must be 0 to 60 seconds".into());
+        }
+        if self.amaf_distance > 16 {
+            return Err("--amaf-distance must be 0 to 16".into());
+        }
+        let board_sizes = (2..=19).fold(0u32, |mask, n| mask | 1 << n);
+        if self.network_sizes & !board_sizes != 0 {
+            return Err("--net-sizes takes board sizes from 2 to 19".into());
+        }
+        let uncapped = self.level_changes.apply(self.level).playouts[0] == u64::MAX;
+        if self.deterministic && self.playouts.is_none() && uncapped {
+            return Err(
+                "--deterministic at the level max needs --playouts (max has no playout cap)".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
 impl Default for EngineConfig {
     fn default() -> EngineConfig {
         EngineConfig {
             level: Level::NORMAL,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(1024)),
             playouts: None,
             time: None,
             seed: 1,
@@ -360,5 +398,80 @@ mod test_support {
             pv: vec![mv],
             score_lead: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod config_tests {
+    use super::*;
+
+    #[test]
+    fn a_configuration_out_of_range_is_refused_in_the_options_words() {
+        assert_eq!(EngineConfig::default().check(), Ok(()));
+        let refused = |config: EngineConfig, option: &str| {
+            let error = config.check().expect_err(option);
+            assert!(error.starts_with(option), "{error}");
+        };
+        let config = EngineConfig::default;
+        refused(
+            EngineConfig {
+                threads: 0,
+                ..config()
+            },
+            "--threads",
+        );
+        refused(
+            EngineConfig {
+                playouts: Some(0),
+                ..config()
+            },
+            "--playouts",
+        );
+        refused(
+            EngineConfig {
+                time: Some(Duration::ZERO),
+                ..config()
+            },
+            "--time",
+        );
+        refused(
+            EngineConfig {
+                max_memory_mb: 0,
+                ..config()
+            },
+            "--max-memory",
+        );
+        refused(
+            EngineConfig {
+                lag: Duration::from_secs(61),
+                ..config()
+            },
+            "--lag",
+        );
+        refused(
+            EngineConfig {
+                amaf_distance: 17,
+                ..config()
+            },
+            "--amaf-distance",
+        );
+        refused(
+            EngineConfig {
+                network_sizes: 1 << 20,
+                ..config()
+            },
+            "--net-sizes",
+        );
+        let max = || EngineConfig {
+            level: Level::MAX,
+            deterministic: true,
+            ..config()
+        };
+        refused(max(), "--deterministic");
+        let capped = EngineConfig {
+            playouts: Some(100),
+            ..max()
+        };
+        assert_eq!(capped.check(), Ok(()));
     }
 }
