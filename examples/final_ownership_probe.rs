@@ -3,13 +3,17 @@
 //! every point is a target far richer than one result a game.)
 //!
 //!     cargo run --release --example final_ownership_probe -- TYGEM_DIR [PLAYOUTS] [light]
+//!     cargo run --release --example final_ownership_probe -- TYGEM_DIR GAMES arbiter
 //!
 //! TYGEM_DIR holds month files and index files as `yeoul positions --tygem` reads them.
-//! The first 2,000 counted games; komi 6.5 (Tygem's) taken from the area margin.
+//! The first 2,000 counted games; komi 6.5 (Tygem's) taken from the area margin. With
+//! `arbiter`, the arbiter's quick judgement of the first GAMES final boards instead,
+//! counted as Tygem counts (territory, komi 6.5).
 
 use rand::SeedableRng;
 use std::path::PathBuf;
-use yeoul::rules::{Board, BoardSize, Color, Suicide};
+use yeoul::referee::{Effort, judge};
+use yeoul::rules::{Board, BoardSize, Color, Game, Move, Ruleset, Suicide};
 use yeoul::search::playout::{PlayoutLimits, playout};
 use yeoul::search::policy::PlayoutPolicy;
 use yeoul::train::records::{Ending, Record};
@@ -32,6 +36,46 @@ fn final_board(record: &Record) -> Option<Board> {
     Some(board)
 }
 
+/// The game at the end of `record` under territory rules and komi 6.5, if it replays.
+fn final_game(record: &Record) -> Option<Game> {
+    let mut game = Game::new(BoardSize::NINETEEN, Ruleset::Japanese);
+    game.set_komi(KOMI);
+    for (i, &mv) in record.moves.iter().enumerate() {
+        game.play(Record::color(i), mv.map_or(Move::Pass, Move::Play))
+            .ok()?;
+    }
+    Some(game)
+}
+
+/// The arbiter's count of the final boards of `counted` games against the record.
+fn arbiter_probe<'a>(counted: impl Iterator<Item = (&'a Record, f64)>, games: usize) {
+    let effort = Effort::for_board(BoardSize::NINETEEN.points(), 2).quick();
+    let started = std::time::Instant::now();
+    let (mut judged, mut agree, mut error, mut close) = (0, 0, 0.0, 0);
+    for (record, recorded) in counted.take(games) {
+        let Some(game) = final_game(record) else {
+            continue;
+        };
+        let Ok(Some(judgement)) = judge(&game, &effort) else {
+            continue;
+        };
+        let counted = judgement.score(&game).margin();
+        judged += 1;
+        agree += usize::from((counted > 0.0) == (recorded > 0.0));
+        close += usize::from((counted - recorded).abs() <= 2.0);
+        error += (counted - recorded).abs();
+    }
+    let share = |a: usize| 100.0 * a as f64 / judged.max(1) as f64;
+    println!(
+        "{judged} final boards judged: the winner agrees in {agree} ({:.1}%), the margin within \
+         2 points in {close} ({:.1}%); mean |count - recorded| {:.2} points; {:.0} ms a board",
+        share(agree),
+        share(close),
+        error / judged.max(1) as f64,
+        started.elapsed().as_secs_f64() * 1000.0 / judged.max(1) as f64
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(dir) = args.first() else {
@@ -50,6 +94,11 @@ fn main() {
         Ending::Counted(margin) => Some((r, r.result?.winner, f64::from(margin))),
         _ => None,
     });
+    if args.get(2).is_some_and(|a| a == "arbiter") {
+        let signed = counted.map(|(r, winner, m)| (r, if winner == Color::Black { m } else { -m }));
+        arbiter_probe(signed, playouts);
+        return;
+    }
     let started = std::time::Instant::now();
     let (mut games, mut agree, mut error, mut wide, mut wide_agree) = (0, 0, 0.0, 0, 0);
     let mut trace = Vec::new();
