@@ -25,17 +25,5 @@ for r in $(seq "$rounds"); do
     done
   done
 done
-python3 - "$runs" <<'PY'
-import collections, statistics, sys
-runs = collections.defaultdict(dict)
-for line in open(sys.argv[1]):
-    r, build, what, pps = line.split()
-    runs[what].setdefault(build, {})[r] = float(pps)
-print(f"{'playouts/s (medians)':28} {'before':>8} {'after':>8} {'ratio':>6}   per-round ratios: median (range)")
-for what, builds in runs.items():
-    b, a = builds["before"], builds["after"]
-    ratios = [a[r] / b[r] for r in b if r in a and b[r] > 0]
-    mb, ma = statistics.median(b.values()), statistics.median(a.values())
-    print(f"{what:28} {mb:8.0f} {ma:8.0f} {ma / mb:6.2f}   {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})")
-PY
+python3 "$(dirname "$0")/round_ratios.py" "$runs"
 rm -f "$runs"
