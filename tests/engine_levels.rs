@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::positions::{fixed_params, game_from, name};
+use common::positions::{MIDDLE_GAME, fixed_params, game_from, name};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use yeoul::engine::{Engine, EngineConfig, Level, Reply};
@@ -20,19 +20,6 @@ use yeoul::search::{Search, SearchResult};
 
 /// Slack over a level's thinking time for one genmove.
 const MARGIN: Duration = Duration::from_secs(1);
-
-/// A quiet middle game on 9x9, Black to move.
-const MIDDLE_GAME: &str = "
-    . . . . . . . . .
-    . . O O . X . . .
-    . . O X X . X . .
-    . O X . . . . . .
-    . . O X . . O . .
-    . . . O X X O . .
-    . . . O . X O . .
-    . . . . . . . . .
-    . . . . . . . . .
-";
 
 /// A capturing race on 9x9 (White's D1-D4 against Black's E1-E4, two liberties each),
 /// Black to move.

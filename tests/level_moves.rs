@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::positions::{game_from, name};
+use common::positions::{MIDDLE_GAME, game_from, name};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use yeoul::engine::{Engine, EngineConfig, Level, Reply};
@@ -18,19 +18,6 @@ const RECORD: &str = "tests/data/level-moves.txt";
 
 /// A 19x19 game between GNU Go and `easy` (`passing.rs`'s position, earlier and later).
 const GAME_19: &str = include_str!("data/easy-passed-at-move-200.sgf");
-
-/// A quiet middle game on 9x9.
-const MIDDLE_9: &str = "
-    . . . . . . . . .
-    . . O O . X . . .
-    . . O X X . X . .
-    . O X . . . . . .
-    . . O X . . O . .
-    . . . O X X O . .
-    . . . O . X O . .
-    . . . . . . . . .
-    . . . . . . . . .
-";
 
 /// 13x13: Black's walls, White's corner, the upper side open.
 const OPEN_13: &str = "
@@ -52,7 +39,7 @@ const OPEN_13: &str = "
 fn positions() -> Vec<(&'static str, Game)> {
     let at = |n| read_game(GAME_19, Ruleset::Chinese, Until::MoveNumber(n)).expect("the record");
     vec![
-        ("9x9-middle", game_from(MIDDLE_9, Black, 7.0)),
+        ("9x9-middle", game_from(MIDDLE_GAME, Black, 7.0)),
         ("13x13-open", game_from(OPEN_13, White, 7.5)),
         ("19x19-move-12", at(12)),
         ("19x19-move-40", at(40)),

@@ -8,6 +8,19 @@ use yeoul::rules::{BoardSize, Color, Game, Move, Ruleset, parse_diagram, to_diag
 use yeoul::search::policy::PlayoutPolicy;
 use yeoul::search::{Search, SearchParams, SearchResult};
 
+/// A quiet middle game on 9x9.
+pub const MIDDLE_GAME: &str = "
+    . . . . . . . . .
+    . . O O . X . . .
+    . . O X X . X . .
+    . O X . . . . . .
+    . . O X . . O . .
+    . . . O X X O . .
+    . . . O . X O . .
+    . . . . . . . . .
+    . . . . . . . . .
+";
+
 /// A Chinese-rules game that reaches `diagram` with `to_move` to play: every stone is
 /// played (any colour may play at any time), the side to move's stones first, so that the
 /// other side's stones come last and hand the turn over.
