@@ -108,10 +108,7 @@ fn cells_of(levels: &[Level]) -> [String; 3] {
     if settings.iter().any(|s| s.sees == Sight::Everything) {
         return [time, "none: the time decides".into(), "every move".into()];
     }
-    let per_size = |column: &dyn Fn(usize) -> String| {
-        let sizes: Vec<String> = (0..3).map(column).collect();
-        sizes
-    };
+    let per_size = |column: &dyn Fn(usize) -> String| (0..3).map(column).collect::<Vec<_>>();
     let playouts = per_size(&|size| span(settings.iter().map(|s| s.playouts[size]), thousands));
     let ranks: Vec<(f64, [usize; 3])> = settings
         .iter()
