@@ -8,7 +8,8 @@
 //! TYGEM_DIR holds month files and index files as `yeoul positions --tygem` reads them.
 //! The first 2,000 counted games; komi 6.5 (Tygem's) taken from the area margin. With
 //! `arbiter`, the arbiter's quick judgement of the first GAMES final boards instead,
-//! counted as Tygem counts (territory, komi 6.5).
+//! counted as Tygem counts (territory, komi 6.5), on one thread, at `PROBE_PLAYOUTS`
+//! search playouts a side if set (the quick judgement's 5,000 on 19x19 if not).
 
 use rand::SeedableRng;
 use std::path::PathBuf;
@@ -49,7 +50,14 @@ fn final_game(record: &Record) -> Option<Game> {
 
 /// The arbiter's count of the final boards of `counted` games against the record.
 fn arbiter_probe<'a>(counted: impl Iterator<Item = (&'a Record, f64)>, games: usize) {
-    let effort = Effort::for_board(BoardSize::NINETEEN.points(), 2).quick();
+    let mut effort = Effort::for_board(BoardSize::NINETEEN.points(), 1).quick();
+    if let Some(p) = std::env::var("PROBE_PLAYOUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        effort.playouts = p;
+        effort.max_playouts = p;
+    }
     let started = std::time::Instant::now();
     let (mut judged, mut agree, mut error, mut close) = (0, 0, 0.0, 0);
     for (record, recorded) in counted.take(games) {

@@ -11,7 +11,7 @@ const LAYERS: [(&str, u32); 11] = [
     ("sgf", 1),
     ("network", 2),
     ("search", 3),
-    ("train", 4),
+    ("train", 5),
     ("referee", 4),
     ("bench", 4),
     ("engine", 5),

@@ -33,6 +33,14 @@ layer with ReLU, and one output through tanh, the expected result for the side t
     value.fc2.weight         [VALUE_HIDDEN]
     value.fc2.bias           [1]
 
+and, with the value head, a final-ownership head the trainer uses to teach the trunk
+who owns each point at the end of a counted game (a dense target beside the one result
+a game; KataGo's ownership head), a 1x1 convolution to one plane through tanh, +1 the
+side to move's point, -1 the opponent's:
+
+    ownership.weight         [F]
+    ownership.bias           [1]
+
 and metadata: format "yeoul-policy", version "3" (with the value head) or "2", planes, planes_version, board_size (the
 size it was trained on), blocks, filters, note, and crc32: zlib's CRC-32 of the tensors' bytes (little-endian
 float32, row-major) one after another in the order of their names, as 8 hex digits.
@@ -62,6 +70,7 @@ VALUE_TENSORS = (
     "value.fc2.weight",
     "value.fc2.bias",
 )
+OWNERSHIP_TENSORS = ("ownership.weight", "ownership.bias")
 # Tensors no optimiser changes (their gradient is stopped, and weight decay skips them).
 FIXED = ("value.input_mean", "value.input_scale")
 # Must match src/network/planes.rs (PLANES, PLANES_VERSION, LEGAL).
@@ -116,6 +125,24 @@ def init_value(key, filters, hidden=VALUE_HIDDEN, mean=None, scale=None):
         "value.fc2.weight": jax.random.normal(k2, (hidden,), jnp.float32) * 0.01,
         "value.fc2.bias": jnp.zeros((1,), jnp.float32),
     }
+
+
+def init_ownership(key, filters):
+    """An ownership head for a trunk of `filters` filters, its output near 0."""
+    return {
+        "ownership.weight": jax.random.normal(key, (filters,), jnp.float32) * 0.01,
+        "ownership.bias": jnp.zeros((1,), jnp.float32),
+    }
+
+
+def has_ownership(params):
+    return "ownership.weight" in params
+
+
+def ownership_head(params, h):
+    """Each point's expected final owner (batch, N*N), -1..1 from the side to move's view."""
+    out = jnp.einsum("bhwc,c->bhw", h, params["ownership.weight"]).reshape(h.shape[0], -1)
+    return jnp.tanh(out + params["ownership.bias"][0])
 
 
 def trainable(params):

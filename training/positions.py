@@ -19,7 +19,7 @@ class Positions:
         fields = np.frombuffer(header[8:32], "<u4")
         version, self.planes, self.planes_version, self.size, record_bytes, _ = (int(x) for x in fields)
         count = int(np.frombuffer(header[32:40], "<u8")[0])
-        if version not in (1, 2):
+        if version not in (1, 2, 3):
             raise ValueError(f"{path}: positions format version {version}")
         if planes is not None and (self.planes, self.planes_version) != (planes, planes_version):
             raise ValueError(
@@ -27,12 +27,7 @@ class Positions:
             )
         self.points = self.size * self.size
         packed = (self.planes * self.points + 7) // 8
-        # Version 2 adds the result for the side to move and the margin in half points.
-        fields = [("move", "<u2"), ("number", "<u2")]
-        if version == 2:
-            fields += [("result", "i1"), ("reserved", "u1"), ("margin", "<i2")]
-        fields.append(("bits", "u1", (packed,)))
-        dtype = np.dtype(fields)
+        dtype = record_dtype(version, packed, self.points)
         if record_bytes != dtype.itemsize:
             raise ValueError(f"{path}: records of {record_bytes} bytes, expected {dtype.itemsize}")
         self.version = version
@@ -58,6 +53,16 @@ class Positions:
             return zeros, zeros
         return rows["result"].astype(np.float32), rows["margin"].astype(np.float32) / 2
 
+    def ownership(self, indices):
+        """The final ownership at `indices` (in file order): whether it is known (batch,)
+        and its two planes packed (batch, bytes): the side to move's points, then the
+        opponent's (all zero before version 3)."""
+        rows = self.records[np.sort(indices)]
+        if self.version < 3:
+            return np.zeros(len(rows), np.float32), np.zeros((len(rows), ownership_bytes(self.points)), np.uint8)
+        known = (rows["flags"] & OWNERSHIP_KNOWN).astype(np.float32)
+        return known, np.ascontiguousarray(rows["owner"])
+
     def flat(self, indices):
         """Planes as (batch, planes, points) uint8, and moves."""
         packed, moves = self.packed(indices)
@@ -70,6 +75,37 @@ class Positions:
         if symmetries is None:
             symmetries = np.zeros(len(moves), np.int32)
         return inputs(packed, moves, symmetries, self.planes, self.size)
+
+
+# Flag bit of a record whose final ownership is known (format version 3).
+OWNERSHIP_KNOWN = 1
+
+
+def ownership_bytes(points):
+    return (2 * points + 7) // 8
+
+
+def record_dtype(version, packed, points):
+    """A record of format `version` with `packed` bytes of planes. Version 2 adds the
+    result for the side to move and the margin in half points, version 3 the flags (was
+    a reserved byte) and the final ownership as two packed planes."""
+    fields = [("move", "<u2"), ("number", "<u2")]
+    if version >= 2:
+        fields += [("result", "i1"), ("flags" if version >= 3 else "reserved", "u1"), ("margin", "<i2")]
+    fields.append(("bits", "u1", (packed,)))
+    if version >= 3:
+        fields.append(("owner", "u1", (ownership_bytes(points),)))
+    return np.dtype(fields)
+
+
+def owner_targets(packed_owner, symmetries, size, xp=np):
+    """The final ownership (batch, n*n) from the side to move's view (1 its point, -1 the
+    opponent's, 0 nobody's), each position turned by its symmetry as `inputs` turns its
+    planes; numpy or jax.numpy."""
+    moves = xp.zeros(packed_owner.shape[0], xp.int32)
+    bits, _ = transform(unpack(packed_owner, 2, size * size, xp), moves, symmetries, size, xp)
+    bits = bits.astype(xp.float32)
+    return bits[:, 0] - bits[:, 1]
 
 
 def unpack(packed, planes, points, xp=np):
@@ -108,25 +144,30 @@ def transform(bits, moves, symmetries, size, xp=np):
     return turned, inverse[symmetries, moves]
 
 
-def write(path, bits, moves, numbers=None, planes_version=1, results=None, margins=None):
+def write(path, bits, moves, numbers=None, planes_version=1, results=None, margins=None, owners=None):
     """Writes positions in `yeoul positions`' format: `bits` (count, planes, points) of 0/1,
     `moves` row-major points (tests and synthetic sets); with `results` (1, -1 or 0 for
-    the side to move) and `margins` (points), format version 2, else version 1."""
+    the side to move) and `margins` (points), format version 2; with `owners` too
+    ((count, points) of 1, -1, 0 from the side to move's view, or None for a position
+    whose ownership is not known), version 3; else version 1."""
     count, planes, points = bits.shape
     size = int(round(points**0.5))
     packed = np.packbits(bits.reshape(count, -1), axis=1, bitorder="little")
-    version = 1 if results is None else 2
-    fields = [("move", "<u2"), ("number", "<u2")]
-    if version == 2:
-        fields += [("result", "i1"), ("reserved", "u1"), ("margin", "<i2")]
-    fields.append(("bits", "u1", (packed.shape[1],)))
-    records = np.zeros(count, np.dtype(fields))
+    version = 1 if results is None else 2 if owners is None else 3
+    records = np.zeros(count, record_dtype(version, packed.shape[1], points))
     records["move"] = moves
     records["number"] = np.zeros(count, np.int64) if numbers is None else numbers
-    if version == 2:
+    if version >= 2:
         records["result"] = results
         margins = np.zeros(count) if margins is None else np.asarray(margins)
         records["margin"] = np.round(margins * 2).astype(np.int16)
+    if version == 3:
+        for i, owner in enumerate(owners):
+            if owner is not None:
+                owner = np.asarray(owner)
+                records["flags"][i] = OWNERSHIP_KNOWN
+                two = np.concatenate([owner == 1, owner == -1]).astype(np.uint8)
+                records["owner"][i] = np.packbits(two, bitorder="little")
     records["bits"] = packed
     with open(path, "wb") as f:
         f.write(MAGIC)

@@ -58,6 +58,13 @@ def parse_args(argv=None):
         help="train a value head with the policy, its squared error weighed so (positions with results: "
         "yeoul positions format 2); 0: the policy alone",
     )
+    p.add_argument(
+        "--ownership-weight",
+        type=float,
+        default=0.0,
+        help="train a final-ownership head beside the value, its squared error per point (averaged over the "
+        "board) weighed so, on the positions whose ownership is known (yeoul positions --ownership, format 3)",
+    )
     p.add_argument("--note", default="", help="written into the network file")
     p.add_argument("--coordinator", help="HOST:PORT of process 0 (distributed runs)")
     p.add_argument("--num-processes", type=int, default=1)
@@ -95,11 +102,13 @@ def device_inputs(packed, moves, symmetries):
     return positions_file.inputs(packed, moves, symmetries, net.PLANES, net.BOARD, jnp)
 
 
-def make_step(optimizer, value_weight=0.0):
+def make_step(optimizer, value_weight=0.0, ownership_weight=0.0):
     """One optimiser step. With a value weight, the loss adds that weight times the value
-    head's squared error on the positions whose result is known (results 0 left out)."""
+    head's squared error on the positions whose result is known (results 0 left out);
+    with an ownership weight, that weight times the ownership head's squared error per
+    point on the positions whose final ownership is known."""
 
-    def loss_fn(params, x, y, results):
+    def loss_fn(params, x, y, results, known_owner, owner):
         h = net.trunk(params, x)
         legal = x[..., net.LEGAL_PLANE].reshape(x.shape[0], -1)
         logits = jnp.where(legal > 0, net.policy_head(params, h), -1e9)
@@ -108,13 +117,17 @@ def make_step(optimizer, value_weight=0.0):
             known = (results != 0).astype(jnp.float32)
             error = (net.value_head(params, net.pooled(h)) - results) ** 2
             loss = loss + value_weight * jnp.sum(error * known) / jnp.maximum(1.0, jnp.sum(known))
+        if ownership_weight:
+            error = jnp.mean((net.ownership_head(params, h) - owner) ** 2, axis=1)
+            loss = loss + ownership_weight * jnp.sum(error * known_owner) / jnp.maximum(1.0, jnp.sum(known_owner))
         return loss
 
     @jax.jit
-    def step(params, opt_state, packed, moves, symmetries, results, lr):
+    def step(params, opt_state, packed, moves, symmetries, results, known_owner, packed_owner, lr):
         opt_state.hyperparams["learning_rate"] = lr
         x, y = device_inputs(packed, moves, symmetries)
-        loss, grads = jax.value_and_grad(loss_fn)(params, x, y, results)
+        owner = positions_file.owner_targets(packed_owner, symmetries, net.BOARD, jnp)
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, y, results, known_owner, owner)
         updates, opt_state = optimizer.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, loss
 
@@ -158,6 +171,8 @@ def evaluate(params, positions, count, seed=0, batch=512, phases=False):
     }
     if net.has_value(params) and getattr(positions, "version", 1) >= 2:
         result.update(evaluate_value(params, positions, indices, batch))
+    if net.has_ownership(params) and getattr(positions, "version", 1) >= 3:
+        result.update(evaluate_ownership(params, positions, indices, batch))
     if phases:
         numbers = positions.records["number"][indices]
         result["top1_by_move_number"] = {
@@ -205,6 +220,45 @@ def evaluate_value(params, positions, indices, batch=512):
     }
 
 
+@jax.jit
+def _owners(params, packed, moves):
+    x, _ = device_inputs(packed, moves, jnp.zeros(moves.shape, jnp.int32))
+    return net.ownership_head(params, net.trunk(params, x))
+
+
+def evaluate_ownership(params, positions, indices, batch=512):
+    """The ownership head on `indices` whose final ownership is known: squared error per
+    point, and the share of owned points (not nobody's) whose owner its sign calls, over
+    all and by stage (the value's stages)."""
+    known, _ = positions.ownership(indices)
+    keep = np.sort(indices)[known > 0]
+    if not len(keep):
+        return {}
+    errors, right = [], []
+    for start in range(0, len(keep), batch):
+        part = keep[start : start + batch]
+        packed, moves = positions.packed(part)
+        _, packed_owner = positions.ownership(part)
+        target = positions_file.owner_targets(packed_owner, np.zeros(len(part), np.int32), positions.size)
+        o = np.asarray(_owners(params, packed, moves))
+        errors.append(((o - target) ** 2).mean(axis=1))
+        owned = target != 0
+        right.append((np.sign(o) == target).sum(axis=1) / np.maximum(1, owned.sum(axis=1)))
+    errors, right = np.concatenate(errors), np.concatenate(right)
+    numbers = np.asarray(positions.records["number"][keep]).astype(np.int64)
+    stages = {}
+    for lo, hi in VALUE_STAGES:
+        s = (numbers >= lo) & (numbers <= hi)
+        name = f"{lo}-{hi}" if hi < 1 << 16 else f"{lo}+"
+        stages[name] = [round(float(errors[s].mean()), 4), round(float(right[s].mean()), 4)] if s.any() else None
+    return {
+        "ownership_positions": int(len(keep)),
+        "ownership_mse": float(errors.mean()),
+        "ownership_points_called": float(right.mean()),
+        "ownership_by_stage_mse_and_called": stages,
+    }
+
+
 class Batches:
     """Random batches of packed positions, with a random symmetry each, drawn by a thread
     ahead of the steps."""
@@ -225,7 +279,8 @@ class Batches:
                 symmetries = self.rng.integers(0, 8, self.batch)
                 packed, moves = self.positions.packed(indices)
                 results, _ = self.positions.results(indices)
-                self.queue.put((packed, moves, symmetries.astype(np.int32), results))
+                known_owner, packed_owner = self.positions.ownership(indices)
+                self.queue.put((packed, moves, symmetries.astype(np.int32), results, known_owner, packed_owner))
         except Exception as e:  # the training loop raises it, rather than wait forever
             self.queue.put(e)
 
@@ -279,9 +334,11 @@ def train(args):
         key = jax.random.PRNGKey(args.seed + 1)
         _, filters = net.shape_of(params)
         params.update(net.init_value(key, filters, mean=features.mean(0), scale=features.std(0) + 1e-3))
+    if args.ownership_weight and not net.has_ownership(params):
+        params.update(net.init_ownership(jax.random.PRNGKey(args.seed + 2), net.shape_of(params)[1]))
     params = jax.device_put(params, replicated)
     opt_state = jax.device_put(optimizer.init(params), replicated)
-    step = make_step(optimizer, args.value_weight)
+    step = make_step(optimizer, args.value_weight, args.ownership_weight)
     batches = Batches(training, local_batch, [args.seed, jax.process_index()])
     blocks, filters = net.shape_of(params)
     note = args.note or (
@@ -293,12 +350,16 @@ def train(args):
     loss_sum, loss_count, done = 0.0, 0, 0
     history = []
     for done in range(1, steps + 1):
-        packed, moves, symmetries, results = (jax.make_array_from_process_local_data(data, a) for a in batches.next())
+        packed, moves, symmetries, results, known_owner, packed_owner = (
+            jax.make_array_from_process_local_data(data, a) for a in batches.next()
+        )
         progress_share = (done - 1) / steps
         if args.time_limit:
             progress_share = max(progress_share, (time.time() - started) / (60 * args.time_limit))
         lr = np.float32(learning_rate(args.lr, args.warmup, progress_share))
-        params, opt_state, loss = step(params, opt_state, packed, moves, symmetries, results, lr)
+        params, opt_state, loss = step(
+            params, opt_state, packed, moves, symmetries, results, known_owner, packed_owner, lr
+        )
         if done % 50 == 0 or done == steps:
             loss_sum += float(loss)
             loss_count += 1

@@ -4,13 +4,19 @@ carry, and how fast a small network learns it from the result alone.
     python3 training/value_probe.py linear --train train.pos --validation val.pos
     python3 training/value_probe.py scratch --train train.pos --validation val.pos \
         --from-move 100 --minutes 10 --blocks 3 --filters 32
+    python3 training/value_probe.py score --net own.safetensors --train train.pos \
+        --validation val.pos
 
 `linear`: least squares on per-point features (own minus opponent stones, chains in
 atari, chains with two liberties) of positions from move 150, the winner called on the
 validation positions from move 150. `scratch`: a fresh tower with a value head only (a 1x1
 convolution to 32 and ReLU, mean and max over the board, 32 hidden, tanh) trained on the
 positions from `--from-move`, reporting the validation MSE and winner called from move
-150 every 200 steps. Both print to stdout.
+150 every 200 steps. `score`: the result read from a network's ownership head instead of
+its value head: the owned points summed (the side to move's less the opponent's, as area
+counting counts) less the komi the side to move gives (6.5, Tygem's), through tanh(k *
+score) with k fitted on training positions; the winner called and the MSE by stage,
+beside the value head's on the same positions. All print to stdout.
 """
 
 import argparse
@@ -121,9 +127,56 @@ def scratch(args):
     print("final", seen, evaluate())
 
 
+KOMI = 6.5
+
+
+def score(args):
+    import train as trainer
+
+    params, _ = net.load(args.net)
+    if not net.has_ownership(params):
+        raise SystemExit(f"{args.net}: no ownership head")
+
+    @jax.jit
+    def heads(packed, moves):
+        x, _ = positions_file.inputs(packed, moves, jnp.zeros(moves.shape, jnp.int32), net.PLANES, net.BOARD, jnp)
+        h = net.trunk(params, x)
+        return net.ownership_head(params, h).sum(axis=1), net.value_head(params, net.pooled(h))
+
+    def read(p, count):
+        results = np.asarray(p.records["result"])
+        known = np.flatnonzero(results != 0)
+        rng = np.random.default_rng(args.seed)
+        picked = np.sort(rng.choice(known, min(count, len(known)), replace=False))
+        owned, values = [], []
+        for s in range(0, len(picked), 500):
+            packed, moves = p.packed(picked[s : s + 500])
+            o, v = heads(packed, moves)
+            owned.append(np.asarray(o))
+            values.append(np.asarray(v))
+        numbers = np.asarray(p.records["number"][picked]).astype(np.int64)
+        # Black moves at even numbers (even games): White, to move, is given the komi.
+        komi = np.where(numbers % 2 == 0, -KOMI, KOMI)
+        return np.concatenate(owned) + komi, np.concatenate(values), results[picked].astype(np.float32), numbers
+
+    train_score, _, train_results, _ = read(Positions(args.train), args.positions // 10)
+    ks = np.geomspace(0.005, 1.0, 60)
+    k = ks[np.argmin([np.mean((np.tanh(k * train_score) - train_results) ** 2) for k in ks])]
+    held_score, held_value, results, numbers = read(Positions(args.validation), args.validation_positions)
+    for name, v in [("ownership score", np.tanh(k * held_score)), ("value head", held_value)]:
+        stages = []
+        for lo, hi in trainer.VALUE_STAGES:
+            s = (numbers >= lo) & (numbers <= hi)
+            stages.append(f"{lo}+: {np.mean((v[s] - results[s]) ** 2):.3f} / {np.mean(np.sign(v[s]) == results[s]):.3f}")
+        print(f"{name}: {len(v)} positions, MSE {np.mean((v - results) ** 2):.4f}, called "
+              f"{np.mean(np.sign(v) == results):.4f}; by stage (MSE / called) {'; '.join(stages)}")
+    print(f"k {k:.4f} (fitted on {len(train_score)} training positions)")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", choices=["linear", "scratch"])
+    p.add_argument("mode", choices=["linear", "scratch", "score"])
+    p.add_argument("--net", help="score: a network with an ownership head")
     p.add_argument("--train", required=True)
     p.add_argument("--validation", required=True)
     p.add_argument("--positions", type=int, default=120_000, help="linear: training positions")
@@ -136,7 +189,7 @@ def main(argv=None):
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    linear(args) if args.mode == "linear" else scratch(args)
+    {"linear": linear, "scratch": scratch, "score": score}[args.mode](args)
 
 
 if __name__ == "__main__":

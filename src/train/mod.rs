@@ -7,6 +7,7 @@
 //! byte, on any number of threads.
 
 pub mod mm;
+pub mod ownership;
 pub mod positions;
 pub mod records;
 pub mod tygem;

@@ -3,14 +3,15 @@
 //! Tygem games (`train::tygem`), holds out the games from a date on, draws positions with
 //! a seed (at a rate over every stone, or a few a game far apart: `per_game`), and writes
 //! each one's input planes ([`InputPlanes`], the same code that feeds the network in
-//! play), the move played and the game's result.
+//! play), the move played, the game's result and, with `--ownership`, who owns each point
+//! at the end of a counted game (`train::ownership`).
 //!
 //! File format (little-endian), read by `training/positions.py`:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `YEOULPOS` |
-//! | 4 | format version (2; 1 had no result fields) |
+//! | 4 | format version (3; 2 had no ownership, 1 no result fields) |
 //! | 4 | planes |
 //! | 4 | planes version ([`PLANES_VERSION`]) |
 //! | 4 | board size n |
@@ -20,11 +21,14 @@
 //!
 //! then the records: the move played (u16, row-major point `row * n + col` from the bottom
 //! left), the move number in its game (u16, 0 the first move), the result for the side
-//! to move (i8: 1 won, -1 lost, 0 not known or not decided on the board), a reserved
-//! byte (0), the margin for the side to move in half points (i16, komi included; 0 when
-//! the game was not counted), and the planes packed as [`InputPlanes::packed`] writes
-//! them.
+//! to move (i8: 1 won, -1 lost, 0 not known or not decided on the board), flags (u8: bit
+//! 0 set when the ownership is known), the margin for the side to move in half points
+//! (i16, komi included; 0 when the game was not counted), the planes packed as
+//! [`InputPlanes::packed`] writes them, and the final ownership packed the same way as
+//! two planes (the side to move's points, then the opponent's; neither: nobody's, or not
+//! known), [`ownership_len`] bytes.
 
+use super::ownership::{Judged, OwnershipReport, final_ownership};
 use super::records::{self, Ending, ReadReport, Record};
 use super::tygem::{self, TygemReport};
 use super::{bar, draw, replay, split};
@@ -36,13 +40,21 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 8] = b"YEOULPOS";
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 pub const HEADER_BYTES: usize = 40;
 
 /// Bytes of one record on a board of `points` points.
 pub fn record_bytes(points: usize) -> usize {
-    8 + InputPlanes::packed_len(points)
+    8 + InputPlanes::packed_len(points) + ownership_len(points)
 }
+
+/// Bytes of a record's final ownership (two planes of bits).
+pub fn ownership_len(points: usize) -> usize {
+    (2 * points).div_ceil(8)
+}
+
+/// Flag: the record's ownership is known.
+pub const OWNERSHIP_KNOWN: u8 = 1;
 
 /// What an export depends on.
 #[derive(Clone, Debug)]
@@ -60,6 +72,9 @@ pub struct PositionsConfig {
     pub max_positions: usize,
     pub max_validation_positions: usize,
     pub seed: u64,
+    /// Judge each counted game's final board with the arbiter and write its ownership
+    /// (about 60 ms a game on two cores).
+    pub ownership: bool,
 }
 
 /// What an export did.
@@ -71,6 +86,8 @@ pub struct PositionsReport {
     pub validation_games: usize,
     pub training_positions: usize,
     pub validation_positions: usize,
+    /// Training and validation games' final boards judged (none without `ownership`).
+    pub ownership: OwnershipReport,
 }
 
 impl fmt::Display for PositionsReport {
@@ -86,7 +103,11 @@ impl fmt::Display for PositionsReport {
             self.training_positions,
             self.validation_games,
             self.validation_positions
-        )
+        )?;
+        if self.ownership.counted > 0 {
+            writeln!(f, "ownership: {}", self.ownership)?;
+        }
+        Ok(())
     }
 }
 
@@ -133,18 +154,21 @@ pub fn export(
         Some(k) => Draw::PerGame(k, seed),
         None => Draw::AtRate(max, seed),
     };
-    let training_positions = write_positions(
+    let (training_positions, mut ownership) = write_positions(
         &training,
         draw(config.max_positions, config.seed),
+        config.ownership,
         training_out,
         "training positions",
     )?;
-    let validation_positions = write_positions(
+    let (validation_positions, judged) = write_positions(
         &validation,
         draw(config.max_validation_positions, config.seed ^ 0x5EED),
+        config.ownership,
         validation_out,
         "validation positions",
     )?;
+    ownership += judged;
     Ok(PositionsReport {
         read,
         tygem,
@@ -152,6 +176,7 @@ pub fn export(
         validation_games: validation.len(),
         training_positions,
         validation_positions,
+        ownership,
     })
 }
 
@@ -198,14 +223,16 @@ fn result_for(record: &Record, color: crate::rules::Color) -> (i8, i16) {
     }
 }
 
-/// Writes the positions `how` draws from `games` (stones played, not passes) to `path`;
-/// returns how many.
+/// Writes the positions `how` draws from `games` (stones played, not passes) to `path`,
+/// with each counted game's final ownership when `judge` says so; returns how many, and
+/// what judging found.
 pub fn write_positions(
     games: &[Record],
     how: Draw,
+    judge: bool,
     path: &Path,
     what: &str,
-) -> Result<usize, PositionsError> {
+) -> Result<(usize, OwnershipReport), PositionsError> {
     let failed = |e: std::io::Error| PositionsError::Write(format!("{}: {e}", path.display()));
     let size = BoardSize::NINETEEN;
     let per_record = record_bytes(size.points());
@@ -220,12 +247,32 @@ pub fn write_positions(
     };
     let progress = bar(games.len() as u64, what);
     let mut count = 0usize;
+    let mut report = OwnershipReport::default();
     for (b, batch) in games.chunks(512).enumerate() {
-        let parts: Vec<(usize, Vec<u8>)> = batch
-            .par_iter()
+        let game_number = |k: usize| (b * 512 + k) as u64;
+        // One game at a time on all the threads: the arbiter runs its search on a pool of
+        // its own, and a worker of this pool waiting for it would take up the next game's
+        // judging on its own stack, and the next, until the stack overflows.
+        let judged: Vec<Judged> = batch
+            .iter()
             .enumerate()
             .map(|(k, record)| {
-                let g = (b * 512 + k) as u64;
+                let moves = record.moves.len();
+                let stone = |i: usize| record.moves[i].is_some();
+                let drawn =
+                    || (0..moves).any(|i| stone(i) && how.takes(rate, game_number(k), i, moves));
+                match judge && drawn() {
+                    true => final_ownership(record, rayon::current_num_threads()),
+                    false => Judged::NotCounted,
+                }
+            })
+            .collect();
+        let parts: Vec<(usize, Vec<u8>)> = batch
+            .par_iter()
+            .zip(&judged)
+            .enumerate()
+            .map(|(k, (record, judged))| {
+                let g = game_number(k);
                 let mut bytes = Vec::new();
                 let mut n = 0;
                 let moves = record.moves.len();
@@ -237,20 +284,26 @@ pub fn write_positions(
                     let history = history_of_moves(&record.moves[..i]);
                     let planes = InputPlanes::encode(board, color, &history);
                     let (result, margin) = result_for(record, color);
+                    let flags = match judged {
+                        Judged::Owned(_) => OWNERSHIP_KNOWN,
+                        _ => 0,
+                    };
                     bytes.extend((size.row_major(p) as u16).to_le_bytes());
                     bytes.extend((i.min(u16::MAX as usize) as u16).to_le_bytes());
-                    bytes.extend([result as u8, 0]);
+                    bytes.extend([result as u8, flags]);
                     bytes.extend(margin.to_le_bytes());
                     planes.packed(&mut bytes);
+                    packed_ownership(judged, color, &mut bytes);
                     n += 1;
                 });
                 progress.inc(1);
                 (n, bytes)
             })
             .collect();
-        for (n, bytes) in parts {
+        for ((n, bytes), judged) in parts.into_iter().zip(&judged) {
             out.write_all(&bytes).map_err(failed)?;
             count += n;
+            report.add(judged);
         }
     }
     progress.finish_and_clear();
@@ -258,7 +311,31 @@ pub fn write_positions(
     out.write_all(&header(size, per_record, count))
         .map_err(failed)?;
     out.flush().map_err(failed)?;
-    Ok(count)
+    Ok((count, report))
+}
+
+/// Appends the final ownership from `color`'s side as two planes of bits, as
+/// [`InputPlanes::packed`] packs its planes (all zero when not known).
+fn packed_ownership(judged: &Judged, color: crate::rules::Color, out: &mut Vec<u8>) {
+    let start = out.len();
+    let points = BoardSize::NINETEEN.points();
+    out.resize(start + ownership_len(points), 0);
+    let Judged::Owned(black) = judged else {
+        return;
+    };
+    let sign = if color == crate::rules::Color::Black {
+        1
+    } else {
+        -1
+    };
+    for (q, &owner) in black.iter().enumerate() {
+        let bit = match owner * sign {
+            1 => q,
+            -1 => points + q,
+            _ => continue,
+        };
+        out[start + bit / 8] |= 1 << (bit % 8);
+    }
 }
 
 fn header(size: BoardSize, per_record: usize, count: usize) -> Vec<u8> {
@@ -296,7 +373,8 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("all.pos");
         let all = Draw::AtRate(1000, 1);
-        let n = write_positions(std::slice::from_ref(&game), all, &path, "test").expect("written");
+        let (n, _) = write_positions(std::slice::from_ref(&game), all, false, &path, "test")
+            .expect("written");
         assert_eq!(n, 16, "every stone played, not the pass");
         let bytes = std::fs::read(&path).expect("read back");
         let per = record_bytes(361);
@@ -326,7 +404,12 @@ mod tests {
                 };
                 assert_eq!((rec[4] as i8, rec[5]), (result, 0), "move {i}");
                 assert_eq!(i16::from_le_bytes([rec[6], rec[7]]), margin, "move {i}");
-                assert_eq!(&rec[8..], &expected[..], "move {i}");
+                let planes_end = 8 + expected.len();
+                assert_eq!(&rec[8..planes_end], &expected[..], "move {i}");
+                assert!(
+                    rec[planes_end..].iter().all(|&b| b == 0),
+                    "no ownership asked"
+                );
             }
             let mv = mv.map_or(Move::Pass, Move::Play);
             played.play(color, mv).expect("legal");
@@ -354,6 +437,7 @@ mod tests {
             max_positions: 100,
             max_validation_positions: 100,
             seed: 1,
+            ownership: false,
         };
         let report = export(&config, &dir.join("t.pos"), &dir.join("v.pos")).expect("exported");
         assert_eq!(report.read.games, 2);
@@ -384,7 +468,8 @@ mod tests {
         let path = dir.join("value.pos");
         for seed in 1..=20 {
             let how = Draw::PerGame(4, seed);
-            let n = write_positions(std::slice::from_ref(&game), how, &path, "test").unwrap();
+            let (n, _) =
+                write_positions(std::slice::from_ref(&game), how, false, &path, "test").unwrap();
             assert_eq!(n, 4);
             let bytes = std::fs::read(&path).expect("read back");
             let numbers: Vec<usize> = bytes[HEADER_BYTES..]
@@ -397,6 +482,37 @@ mod tests {
                 .collect();
             let stretches: Vec<usize> = numbers.iter().map(|i| i * 4 / 60).collect();
             assert_eq!(stretches, [0, 1, 2, 3], "seed {seed}: {numbers:?}");
+        }
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn a_counted_games_ownership_is_written_from_the_side_to_moves_view() {
+        let game = crate::train::ownership::tests::halves("B+12.5");
+        let dir = std::env::temp_dir().join(format!("yeoul-owned-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("owned.pos");
+        let (n, report) = write_positions(
+            std::slice::from_ref(&game),
+            Draw::PerGame(2, 1),
+            true,
+            &path,
+            "t",
+        )
+        .expect("written");
+        assert_eq!((n, report.counted, report.owned), (2, 1, 1));
+        let bytes = std::fs::read(&path).expect("read back");
+        let points = BoardSize::NINETEEN.points();
+        let a1 = 0; // row-major from the bottom left: Black's half
+        for rec in bytes[HEADER_BYTES..].chunks_exact(record_bytes(points)) {
+            let black_to_move = u16::from_le_bytes([rec[2], rec[3]]).is_multiple_of(2);
+            assert_eq!(rec[5], OWNERSHIP_KNOWN);
+            let owned = &rec[rec.len() - ownership_len(points)..];
+            let bit = |b: usize| owned[b / 8] >> (b % 8) & 1 == 1;
+            let (mine, theirs) = (bit(a1), bit(points + a1));
+            assert_eq!((mine, theirs), (black_to_move, !black_to_move));
+            let ones: u32 = owned.iter().map(|b| b.count_ones()).sum();
+            assert_eq!(ones, 361, "every point owned by one side");
         }
         std::fs::remove_dir_all(&dir).expect("clean up");
     }

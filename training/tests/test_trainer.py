@@ -103,6 +103,37 @@ class Value(unittest.TestCase):
         self.assertGreater(random["value_mse"], 0.9, random)
 
 
+    def test_the_final_owner_is_learned_where_it_follows_the_stones_and_not_where_it_is_random(self):
+        def run(tmp, learnable):
+            sets = []
+            for count, seed in [(3000, 1), (1000, 2)]:
+                bits, moves = synthetic(count, seed, True)
+                rng = np.random.default_rng(seed)
+                owners = bits[:, 0].astype(int) - bits[:, 1].astype(int)  # each stone its side's
+                if not learnable:
+                    owners = rng.choice([-1, 1], owners.shape) * (owners != 0)
+                owners = [o if k % 3 else None for k, o in enumerate(owners)]  # a third unknown
+                results = rng.choice([-1, 1], count)
+                path = os.path.join(tmp, f"{seed}.pos")
+                positions.write(path, bits, moves, results=results, owners=owners)
+                sets.append(path)
+            args = train.parse_args(
+                ["--train", sets[0], "--validation", sets[1], "--out", os.path.join(tmp, "net.safetensors"),
+                 "--blocks", "1", "--filters", "8", "--batch", "32", "--positions", str(32 * 300),
+                 "--lr", "0.003", "--validation-positions", "1000", "--value-weight", "1",
+                 "--ownership-weight", "1"]
+            )
+            return train.train(args)[1]
+
+        with tempfile.TemporaryDirectory() as tmp:
+            learned = run(tmp, True)
+        with tempfile.TemporaryDirectory() as tmp:
+            random = run(tmp, False)
+        self.assertEqual(learned["ownership_positions"], 666, learned)
+        self.assertGreater(learned["ownership_points_called"], 0.9, learned)
+        self.assertLess(random["ownership_points_called"], 0.6, random)
+
+
 class Symmetries(unittest.TestCase):
     def test_the_eight_symmetries_turn_planes_and_moves_together(self):
         bits, moves = synthetic(1, 5, True)
@@ -214,6 +245,27 @@ class Files(unittest.TestCase):
             np.testing.assert_array_equal(p2.flat(np.arange(5))[0], p1.flat(np.arange(5))[0])
             got, margin = p1.results(np.arange(5))
             self.assertFalse(got.any() or margin.any())
+
+    def test_ownership_round_trips_in_version_3_and_turns_with_the_planes(self):
+        bits, moves = synthetic(4, 7, True)
+        owners = [bits[k, 0].astype(int) - bits[k, 1].astype(int) for k in range(4)]
+        owners[2] = None
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "v3.pos")
+            positions.write(path, bits, moves, results=np.array([1, -1, 1, 0]), owners=owners)
+            p = positions.Positions(path)
+            self.assertEqual(p.version, 3)
+            known, packed = p.ownership(np.arange(4))
+            np.testing.assert_array_equal(known, [1, 1, 0, 1])
+            for s in range(8):
+                symmetries = np.full(4, s, np.int32)
+                x, _ = p.batch(np.arange(4), symmetries)
+                target = positions.owner_targets(packed, symmetries, net.BOARD)
+                stones = x[..., 0] - x[..., 1]
+                for k in (0, 1, 3):
+                    np.testing.assert_array_equal(target[k], stones[k].reshape(-1))
+                self.assertFalse(target[2].any())
+            np.testing.assert_array_equal(p.flat(np.arange(4))[0], bits)
 
     def test_a_positions_file_of_other_planes_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
