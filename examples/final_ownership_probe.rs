@@ -14,39 +14,14 @@
 use rand::SeedableRng;
 use std::path::PathBuf;
 use yeoul::referee::{Effort, judge};
-use yeoul::rules::{Board, BoardSize, Color, Game, Move, Ruleset, Suicide};
+use yeoul::rules::{BoardSize, Color};
 use yeoul::search::playout::{PlayoutLimits, playout};
 use yeoul::search::policy::PlayoutPolicy;
+use yeoul::train::ownership;
 use yeoul::train::records::{Ending, Record};
 use yeoul::train::tygem::read_tygem;
 
-const KOMI: f64 = 6.5;
 const GAMES: usize = 2_000;
-
-/// The board at the end of `record`, if every move replays.
-fn final_board(record: &Record) -> Option<Board> {
-    let mut board = Board::new(BoardSize::NINETEEN);
-    for (i, &mv) in record.moves.iter().enumerate() {
-        match mv {
-            Some(p) => {
-                board.play(p, Record::color(i), Suicide::Forbidden).ok()?;
-            }
-            None => board.clear_ko(),
-        }
-    }
-    Some(board)
-}
-
-/// The game at the end of `record` under territory rules and komi 6.5, if it replays.
-fn final_game(record: &Record) -> Option<Game> {
-    let mut game = Game::new(BoardSize::NINETEEN, Ruleset::Japanese);
-    game.set_komi(KOMI);
-    for (i, &mv) in record.moves.iter().enumerate() {
-        game.play(Record::color(i), mv.map_or(Move::Pass, Move::Play))
-            .ok()?;
-    }
-    Some(game)
-}
 
 /// The arbiter's count of the final boards of `counted` games against the record.
 fn arbiter_probe<'a>(counted: impl Iterator<Item = (&'a Record, f64)>, games: usize) {
@@ -61,7 +36,7 @@ fn arbiter_probe<'a>(counted: impl Iterator<Item = (&'a Record, f64)>, games: us
     let started = std::time::Instant::now();
     let (mut judged, mut agree, mut error, mut close) = (0, 0, 0.0, 0);
     for (record, recorded) in counted.take(games) {
-        let Some(game) = final_game(record) else {
+        let Some(game) = ownership::final_game(record) else {
             continue;
         };
         let Ok(Some(judgement)) = judge(&game, &effort) else {
@@ -111,7 +86,7 @@ fn main() {
     let (mut games, mut agree, mut error, mut wide, mut wide_agree) = (0, 0, 0.0, 0, 0);
     let mut trace = Vec::new();
     for (record, winner, margin) in counted.take(GAMES) {
-        let Some(board) = final_board(record) else {
+        let Some(board) = ownership::final_game(record).map(|game| *game.board()) else {
             continue;
         };
         let recorded = if winner == Color::Black {
@@ -131,7 +106,7 @@ fn main() {
             );
             sum += f64::from(result.area_margin);
         }
-        let estimate = sum / playouts.max(1) as f64 - KOMI;
+        let estimate = sum / playouts.max(1) as f64 - ownership::KOMI;
         let same_winner = (estimate > 0.0) == (recorded > 0.0);
         games += 1;
         agree += usize::from(same_winner);

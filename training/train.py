@@ -192,6 +192,17 @@ def _values(params, packed, moves):
 VALUE_STAGES = [(0, 49), (50, 99), (100, 149), (150, 1 << 16)]
 
 
+def by_stage(numbers, error, right):
+    """The mean squared error and share called of each stage's positions (None where a
+    stage has none), keyed "0-49" ... "150+"."""
+    stages = {}
+    for lo, hi in VALUE_STAGES:
+        s = (numbers >= lo) & (numbers <= hi)
+        name = f"{lo}-{hi}" if hi < 1 << 16 else f"{lo}+"
+        stages[name] = [round(float(error[s].mean()), 4), round(float(right[s].mean()), 4)] if s.any() else None
+    return stages
+
+
 def evaluate_value(params, positions, indices, batch=512):
     """The value head on `indices` with known results: mean squared error (results +1/-1,
     AlphaGo's scale) and the share whose winner its sign calls, over all and by stage."""
@@ -207,16 +218,11 @@ def evaluate_value(params, positions, indices, batch=512):
     v = np.concatenate(values)
     numbers = np.asarray(positions.records["number"][keep]).astype(np.int64)
     error, right = (v - results) ** 2, np.sign(v) == results
-    stages = {}
-    for lo, hi in VALUE_STAGES:
-        s = (numbers >= lo) & (numbers <= hi)
-        name = f"{lo}-{hi}" if hi < 1 << 16 else f"{lo}+"
-        stages[name] = [round(float(error[s].mean()), 4), round(float(right[s].mean()), 4)] if s.any() else None
     return {
         "value_positions": int(len(v)),
         "value_mse": float(error.mean()),
         "value_winner_called": float(right.mean()),
-        "value_by_stage_mse_and_called": stages,
+        "value_by_stage_mse_and_called": by_stage(numbers, error, right),
     }
 
 
@@ -246,16 +252,11 @@ def evaluate_ownership(params, positions, indices, batch=512):
         right.append((np.sign(o) == target).sum(axis=1) / np.maximum(1, owned.sum(axis=1)))
     errors, right = np.concatenate(errors), np.concatenate(right)
     numbers = np.asarray(positions.records["number"][keep]).astype(np.int64)
-    stages = {}
-    for lo, hi in VALUE_STAGES:
-        s = (numbers >= lo) & (numbers <= hi)
-        name = f"{lo}-{hi}" if hi < 1 << 16 else f"{lo}+"
-        stages[name] = [round(float(errors[s].mean()), 4), round(float(right[s].mean()), 4)] if s.any() else None
     return {
         "ownership_positions": int(len(keep)),
         "ownership_mse": float(errors.mean()),
         "ownership_points_called": float(right.mean()),
-        "ownership_by_stage_mse_and_called": stages,
+        "ownership_by_stage_mse_and_called": by_stage(numbers, errors, right),
     }
 
 

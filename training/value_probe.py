@@ -164,12 +164,10 @@ def score(args):
     k = ks[np.argmin([np.mean((np.tanh(k * train_score) - train_results) ** 2) for k in ks])]
     held_score, held_value, results, numbers = read(Positions(args.validation), args.validation_positions)
     for name, v in [("ownership score", np.tanh(k * held_score)), ("value head", held_value)]:
-        stages = []
-        for lo, hi in trainer.VALUE_STAGES:
-            s = (numbers >= lo) & (numbers <= hi)
-            stages.append(f"{lo}+: {np.mean((v[s] - results[s]) ** 2):.3f} / {np.mean(np.sign(v[s]) == results[s]):.3f}")
-        print(f"{name}: {len(v)} positions, MSE {np.mean((v - results) ** 2):.4f}, called "
-              f"{np.mean(np.sign(v) == results):.4f}; by stage (MSE / called) {'; '.join(stages)}")
+        error, right = (v - results) ** 2, np.sign(v) == results
+        stages = trainer.by_stage(numbers, error, right)
+        print(f"{name}: {len(v)} positions, MSE {error.mean():.4f}, called {right.mean():.4f}; "
+              f"by stage [MSE, called] {stages}")
     print(f"k {k:.4f} (fitted on {len(train_score)} training positions)")
 
 

@@ -78,7 +78,7 @@ impl fmt::Display for OwnershipReport {
 }
 
 /// The game at the end of `record` as Tygem counts it, if every move replays.
-fn final_game(record: &Record) -> Option<Game> {
+pub fn final_game(record: &Record) -> Option<Game> {
     let mut game = Game::new(BoardSize::NINETEEN, Ruleset::Japanese);
     game.set_komi(KOMI);
     for (i, &mv) in record.moves.iter().enumerate() {

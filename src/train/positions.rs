@@ -33,7 +33,7 @@ use super::records::{self, Ending, ReadReport, Record};
 use super::tygem::{self, TygemReport};
 use super::{bar, draw, replay, split};
 use crate::network::planes::{InputPlanes, PLANES, PLANES_VERSION, history_of_moves};
-use crate::rules::BoardSize;
+use crate::rules::{BoardSize, Color};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::{Seek, SeekFrom, Write};
@@ -209,7 +209,7 @@ impl Draw {
 
 /// The result for `color` as the file stores it: won (1), lost (-1) or unknown (0), and
 /// the margin in half points when the game was counted.
-fn result_for(record: &Record, color: crate::rules::Color) -> (i8, i16) {
+fn result_for(record: &Record, color: Color) -> (i8, i16) {
     match record.result.filter(|r| r.on_the_board()) {
         None => (0, 0),
         Some(outcome) => {
@@ -261,9 +261,10 @@ pub fn write_positions(
                 let stone = |i: usize| record.moves[i].is_some();
                 let drawn =
                     || (0..moves).any(|i| stone(i) && how.takes(rate, game_number(k), i, moves));
-                match judge && drawn() {
-                    true => final_ownership(record, rayon::current_num_threads()),
-                    false => Judged::NotCounted,
+                if judge && drawn() {
+                    final_ownership(record, rayon::current_num_threads())
+                } else {
+                    Judged::NotCounted
                 }
             })
             .collect();
@@ -316,18 +317,14 @@ pub fn write_positions(
 
 /// Appends the final ownership from `color`'s side as two planes of bits, as
 /// [`InputPlanes::packed`] packs its planes (all zero when not known).
-fn packed_ownership(judged: &Judged, color: crate::rules::Color, out: &mut Vec<u8>) {
+fn packed_ownership(judged: &Judged, color: Color, out: &mut Vec<u8>) {
     let start = out.len();
     let points = BoardSize::NINETEEN.points();
     out.resize(start + ownership_len(points), 0);
     let Judged::Owned(black) = judged else {
         return;
     };
-    let sign = if color == crate::rules::Color::Black {
-        1
-    } else {
-        -1
-    };
+    let sign = if color == Color::Black { 1 } else { -1 };
     for (q, &owner) in black.iter().enumerate() {
         let bit = match owner * sign {
             1 => q,
@@ -359,7 +356,7 @@ fn header(size: BoardSize, per_record: usize, count: usize) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::network::planes::history_of_record;
-    use crate::rules::{Color, Game, Move, Ruleset};
+    use crate::rules::{Game, Move, Ruleset};
 
     #[test]
     fn exported_planes_equal_the_planes_the_engine_sees_in_play() {

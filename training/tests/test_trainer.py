@@ -40,18 +40,23 @@ def synthetic(count, seed, chosen_is_capture):
     return bits, moves
 
 
+def train_tiny(tmp, train_path, val_path, steps, *more):
+    """A 1x8 network trained for `steps` batches of 32 into tmp/net.safetensors, with
+    `more` options; its summary."""
+    args = train.parse_args(
+        ["--train", train_path, "--validation", val_path, "--out", os.path.join(tmp, "net.safetensors"),
+         "--blocks", "1", "--filters", "8", "--batch", "32", "--positions", str(32 * steps),
+         "--lr", "0.003", "--validation-positions", "1000", *more]
+    )
+    return train.train(args)[1]
+
+
 def fit(tmp, chosen_is_capture, steps=300):
     train_path = os.path.join(tmp, "train.pos")
     val_path = os.path.join(tmp, "val.pos")
     positions.write(train_path, *synthetic(3000, 1, chosen_is_capture))
     positions.write(val_path, *synthetic(1000, 2, chosen_is_capture))
-    args = train.parse_args(
-        ["--train", train_path, "--validation", val_path, "--out", os.path.join(tmp, "net.safetensors"),
-         "--blocks", "1", "--filters", "8", "--batch", "32", "--positions", str(32 * steps),
-         "--lr", "0.003", "--validation-positions", "1000"]
-    )
-    _, summary = train.train(args)
-    return summary
+    return train_tiny(tmp, train_path, val_path, steps)
 
 
 class Trainer(unittest.TestCase):
@@ -84,12 +89,7 @@ class Value(unittest.TestCase):
                 path = os.path.join(tmp, f"{seed}.pos")
                 positions.write(path, bits, moves, results=results)
                 sets.append(path)
-            args = train.parse_args(
-                ["--train", sets[0], "--validation", sets[1], "--out", os.path.join(tmp, "net.safetensors"),
-                 "--blocks", "1", "--filters", "8", "--batch", "32", "--positions", str(32 * 400),
-                 "--lr", "0.003", "--validation-positions", "1000", "--value-weight", "1"]
-            )
-            summary = train.train(args)[1]
+            summary = train_tiny(tmp, *sets, 400, "--value-weight", "1")
             self.assertEqual(net.load(os.path.join(tmp, "net.safetensors"))[1]["version"], "3")
             return summary
 
@@ -101,7 +101,6 @@ class Value(unittest.TestCase):
         self.assertLess(learned["value_mse"], 0.6, learned)
         self.assertLess(random["value_winner_called"], 0.6, random)
         self.assertGreater(random["value_mse"], 0.9, random)
-
 
     def test_the_final_owner_is_learned_where_it_follows_the_stones_and_not_where_it_is_random(self):
         def run(tmp, learnable):
@@ -117,13 +116,7 @@ class Value(unittest.TestCase):
                 path = os.path.join(tmp, f"{seed}.pos")
                 positions.write(path, bits, moves, results=results, owners=owners)
                 sets.append(path)
-            args = train.parse_args(
-                ["--train", sets[0], "--validation", sets[1], "--out", os.path.join(tmp, "net.safetensors"),
-                 "--blocks", "1", "--filters", "8", "--batch", "32", "--positions", str(32 * 300),
-                 "--lr", "0.003", "--validation-positions", "1000", "--value-weight", "1",
-                 "--ownership-weight", "1"]
-            )
-            return train.train(args)[1]
+            return train_tiny(tmp, *sets, 300, "--value-weight", "1", "--ownership-weight", "1")
 
         with tempfile.TemporaryDirectory() as tmp:
             learned = run(tmp, True)
