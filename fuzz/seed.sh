@@ -39,6 +39,7 @@ cp "$root/models/yeoul.model" "$corpus/model_file/shipped.model"
 cp "$root/models/policy.safetensors" "$corpus/network_file/shipped.safetensors"
 cp "$root/tests/data/tiny-net.safetensors" "$corpus/network_file/tiny.safetensors"
 cp "$root/tests/data/tiny-net-v2.safetensors" "$corpus/network_file/tiny-v2.safetensors"
+cp "$root/tests/data/tiny-net-v3.safetensors" "$corpus/network_file/tiny-v3.safetensors"
 for t in gtp sgf model_file network_file; do
     echo "$t: $(ls "$corpus/$t" | wc -l) files, $(du -sh "$corpus/$t" | cut -f1)"
 done

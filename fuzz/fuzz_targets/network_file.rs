@@ -1,7 +1,8 @@
 //! The network file (`--net`): arbitrary bytes and mutated real files through the loader.
 //! Either it is refused with a reason, or it loads and is usable: on its board size (and
 //! on 9x9 too where its head plays every size), the move probabilities of a position are
-//! finite, zero off the legal points, and sum to 1.
+//! finite, zero off the legal points, and sum to 1; its value (version 3) and its points'
+//! owners lie in -1..1.
 //! Built with `cfg(fuzzing)`, the loader skips the weights' checksum, so that mutated
 //! weights reach the forward pass.
 #![no_main]
@@ -34,8 +35,17 @@ fn check(network: &Network) {
         .map(|(board, color, moves)| InputPlanes::encode(board, *color, &history_of_moves(moves)))
         .collect();
     let points = network.board_size() * network.board_size();
-    let policy = network.policy(&positions, &mut scratch);
+    let evaluation = network.evaluate(&positions, &mut scratch);
+    let policy = evaluation.policy;
     assert_eq!(policy.len(), positions.len() * points);
+    let heads = [
+        (network.has_value(), evaluation.value, positions.len()),
+        (network.has_ownership(), evaluation.ownership, positions.len() * points),
+    ];
+    for (present, outputs, len) in heads {
+        assert_eq!(outputs.len(), if present { len } else { 0 });
+        assert!(outputs.iter().all(|v| (-1.0..=1.0).contains(v)), "{outputs:?}");
+    }
     for (planes, row) in positions.iter().zip(policy.chunks(points)) {
         let mut total = 0.0f64;
         for (p, &v) in row.iter().enumerate() {

@@ -2,6 +2,7 @@
 //! planes, sizes, a checksum of the weights), read and checked before any weight is used.
 
 use super::forward::{Conv, Tiles};
+use super::heads::{MOST_HIDDEN, OwnershipHead, ValueHead};
 use super::planes::{PLANES, PLANES_VERSION};
 use super::{EDGE_DISTANCES, FILTERS, Network, edge_distance};
 use safetensors::{Dtype, SafeTensorError, SafeTensors};
@@ -12,10 +13,13 @@ use std::sync::{Arc, OnceLock};
 
 /// The `format` the trainer writes in a network file's metadata.
 pub const FORMAT: &str = "yeoul-policy";
-/// The file layout's version the trainer writes now: the head's bias by distance to the
-/// nearest edge (`policy.edge_bias`). This build reads version 1 too, whose head has a
-/// bias per point of its one size (`policy.bias`).
+/// The file layout's version the trainer writes for a policy alone: the head's bias by
+/// distance to the nearest edge (`policy.edge_bias`). This build reads version 1 too,
+/// whose head has a bias per point of its one size (`policy.bias`), and version 3.
 pub const VERSION: &str = "2";
+/// Version 2 with a value head (`value.*`) and, where the trainer taught one, an
+/// ownership head (`ownership.*`).
+pub const VALUE_VERSION: &str = "3";
 
 /// The network compiled into the binary (`models/policy.safetensors`).
 const BUILTIN: &[u8] = include_bytes!("../../models/policy.safetensors");
@@ -48,7 +52,7 @@ impl fmt::Display for NetworkError {
             NetworkError::NotANetwork(why) => write!(f, "not a yeoul policy network: {why}"),
             NetworkError::UnsupportedVersion(v) => write!(
                 f,
-                "network file version {v:?}; this build reads versions 1 and {VERSION}"
+                "network file version {v:?}; this build reads versions 1 to {VALUE_VERSION}"
             ),
             NetworkError::ForeignPlanes { planes, version } => write!(
                 f,
@@ -91,9 +95,10 @@ impl Network {
                 field("format")
             )));
         }
-        let per_point_bias = match field("version").as_str() {
-            "1" => true,
-            VERSION => false,
+        let (per_point_bias, with_value) = match field("version").as_str() {
+            "1" => (true, false),
+            VERSION => (false, false),
+            VALUE_VERSION => (false, true),
             other => return Err(NetworkError::UnsupportedVersion(other.to_string())),
         };
         if field("planes") != PLANES.to_string()
@@ -158,6 +163,20 @@ impl Network {
                 .collect();
             (bias, Some(by_distance.into()))
         };
+        let value = if with_value {
+            Some(Arc::new(read.value_head(filters)?))
+        } else {
+            None
+        };
+        // The ownership head comes only with a value head (the trainer teaches it beside one).
+        let ownership = if with_value && names.iter().any(|n| n.starts_with("ownership.")) {
+            Some(Arc::new(OwnershipHead {
+                weight: read.tensor("ownership.weight", &[filters])?,
+                bias: read.tensor("ownership.bias", &[1])?[0],
+            }))
+        } else {
+            None
+        };
         if let Some(extra) = names.iter().find(|n| !read.seen.contains_key(*n)) {
             return Err(NetworkError::Invalid(format!(
                 "an unexpected tensor {extra:?} for {blocks} blocks"
@@ -171,6 +190,8 @@ impl Network {
             policy_weight: policy_weight.into(),
             policy_bias,
             edge_bias,
+            value,
+            ownership,
             tiles: Tiles::new(size),
             note: field("note"),
         })
@@ -207,6 +228,44 @@ impl Reader<'_, '_> {
         }
         self.seen.insert(name.to_string(), ());
         Ok(values)
+    }
+
+    /// The value head on a trunk of `filters` filters, its hidden width that of
+    /// `value.fc1.weight`.
+    fn value_head(&mut self, filters: usize) -> Result<ValueHead, NetworkError> {
+        let pooled = 2 * filters;
+        let first = "value.fc1.weight";
+        let hidden = match self.tensors.tensor(first).map(|view| view.shape().to_vec()) {
+            Ok(shape) => match shape[..] {
+                [rows, hidden] if rows == pooled && (1..=MOST_HIDDEN).contains(&hidden) => hidden,
+                _ => {
+                    return Err(NetworkError::Invalid(format!(
+                        "the tensor {first:?} is {shape:?}, expected [{pooled}, hidden] with \
+                         hidden from 1 to {MOST_HIDDEN}"
+                    )));
+                }
+            },
+            Err(_) => {
+                return Err(NetworkError::Invalid(format!(
+                    "the tensor {first:?} is missing"
+                )));
+            }
+        };
+        let shape = [pooled, hidden];
+        let input_scale = self.tensor("value.input_scale", &[pooled])?;
+        if input_scale.contains(&0.0) {
+            return Err(NetworkError::Invalid(
+                "the tensor \"value.input_scale\" holds a 0 (it divides)".to_string(),
+            ));
+        }
+        Ok(ValueHead {
+            input_mean: self.tensor("value.input_mean", &[pooled])?,
+            input_scale,
+            fc1_weight: self.tensor("value.fc1.weight", &shape)?,
+            fc1_bias: self.tensor("value.fc1.bias", &[hidden])?,
+            fc2_weight: self.tensor("value.fc2.weight", &[hidden])?,
+            fc2_bias: self.tensor("value.fc2.bias", &[1])?[0],
+        })
     }
 
     fn conv(&mut self, name: &str, inputs: usize, outputs: usize) -> Result<Conv, NetworkError> {
@@ -263,8 +322,34 @@ pub fn crc32(crc: u32, bytes: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::super::planes::InputPlanes;
-    use super::super::{TINY, TINY_V2};
+    use super::super::{TINY, TINY_V2, TINY_V3};
     use super::*;
+    use safetensors::tensor::TensorView;
+
+    /// A tensor of a file: name, shape, little-endian bytes.
+    type Tensor = (String, Vec<usize>, Vec<u8>);
+
+    /// The version-3 tiny network rebuilt with `edit` applied to its tensors, the
+    /// checksum written anew (so that only the edit is wrong).
+    fn v3_with(edit: impl Fn(&mut Vec<Tensor>)) -> Vec<u8> {
+        let file = SafeTensors::deserialize(TINY_V3).expect("the tiny network");
+        let (_, header) = SafeTensors::read_metadata(TINY_V3).expect("its header");
+        let mut metadata = header.metadata().clone().expect("its metadata");
+        let mut tensors: Vec<Tensor> = file
+            .tensors()
+            .into_iter()
+            .map(|(name, view)| (name, view.shape().to_vec(), view.data().to_vec()))
+            .collect();
+        edit(&mut tensors);
+        tensors.sort();
+        let crc = tensors.iter().fold(0, |crc, t| crc32(crc, &t.2));
+        metadata.insert("crc32".to_string(), format!("{crc:08x}"));
+        let views = tensors.iter().map(|(name, shape, data)| {
+            let view = TensorView::new(Dtype::F32, shape.clone(), data).expect("a tensor");
+            (name.clone(), view)
+        });
+        safetensors::serialize(views, Some(metadata)).expect("serialised")
+    }
 
     /// The tiny network's file with its header's JSON edited (same length).
     fn with_header(edit: impl Fn(&str) -> String) -> Vec<u8> {
@@ -344,12 +429,90 @@ mod tests {
         assert!(
             matches!(Network::from_bytes(&v1_as_v2), Err(NetworkError::Invalid(m)) if m.contains("policy.edge_bias")),
         );
-        let v3 = with_header_of(TINY_V2, |h| {
+        let v4 = with_header_of(TINY_V2, |h| {
+            h.replace("\"version\":\"2\"", "\"version\":\"4\"")
+        });
+        let error = Network::from_bytes(&v4).expect_err("refused");
+        assert_eq!(error, NetworkError::UnsupportedVersion("4".into()));
+        assert!(error.to_string().contains("versions 1 to 3"), "{error}");
+        // Version 2 has no value: a file of version 2 with one is refused, and version 3
+        // without one.
+        assert!(!v2.has_value() && !v2.has_ownership());
+        let v3_as_v2 = with_header_of(TINY_V3, |h| {
+            h.replace("\"version\":\"3\"", "\"version\":\"2\"")
+        });
+        assert!(
+            matches!(Network::from_bytes(&v3_as_v2), Err(NetworkError::Invalid(m)) if m.contains("an unexpected tensor \"ownership.")),
+        );
+        let v2_as_v3 = with_header_of(TINY_V2, |h| {
             h.replace("\"version\":\"2\"", "\"version\":\"3\"")
         });
-        let error = Network::from_bytes(&v3).expect_err("refused");
-        assert_eq!(error, NetworkError::UnsupportedVersion("3".into()));
-        assert!(error.to_string().contains("versions 1 and 2"), "{error}");
+        assert!(
+            matches!(Network::from_bytes(&v2_as_v3), Err(NetworkError::Invalid(m)) if m.contains("value.fc1.weight")),
+        );
+    }
+
+    #[test]
+    fn version_3_is_read_with_its_heads_and_a_bad_head_is_refused_naming_the_tensor() {
+        let net = Network::from_bytes(TINY_V3).expect("version 3");
+        assert!(net.has_value() && net.has_ownership() && net.plays_every_size());
+        // The ownership head is optional: the value's is not.
+        let without_ownership = v3_with(|t| t.retain(|(name, ..)| !name.starts_with("ownership.")));
+        let net = Network::from_bytes(&without_ownership).expect("no ownership head");
+        assert!(net.has_value() && !net.has_ownership());
+        let refused = |bytes: Vec<u8>, tensor: &str| match Network::from_bytes(&bytes) {
+            Err(NetworkError::Invalid(message)) => {
+                assert!(message.contains(tensor), "{message} names {tensor}")
+            }
+            other => panic!("{tensor}: {other:?}"),
+        };
+        let value_tensors = [
+            "value.input_mean",
+            "value.input_scale",
+            "value.fc1.weight",
+            "value.fc1.bias",
+            "value.fc2.weight",
+            "value.fc2.bias",
+            "ownership.weight",
+            "ownership.bias",
+        ];
+        for tensor in value_tensors {
+            refused(v3_with(|t| t.retain(|(name, ..)| name != tensor)), tensor);
+            // A row short.
+            refused(
+                v3_with(|t| {
+                    for (_, shape, data) in t.iter_mut().filter(|(name, ..)| name == tensor) {
+                        shape[0] -= 1;
+                        data.truncate(4 * shape.iter().product::<usize>());
+                    }
+                }),
+                tensor,
+            );
+        }
+        // The first layer flattened, too wide, or dividing by zero.
+        let reshaped = |tensor: &'static str, to: Vec<usize>| {
+            v3_with(move |t| {
+                for (_, shape, _) in t.iter_mut().filter(|(name, ..)| name == tensor) {
+                    *shape = to.clone();
+                }
+            })
+        };
+        let flat = Network::from_bytes(&reshaped("value.fc1.weight", vec![16 * 32])).err();
+        assert!(matches!(flat, Some(NetworkError::Invalid(m)) if m.contains("value.fc1.weight")));
+        let wide = Network::from_bytes(&reshaped("value.fc1.weight", vec![1, 512])).err();
+        assert!(matches!(wide, Some(NetworkError::Invalid(m)) if m.contains("from 1 to 256")));
+        let zero = v3_with(|t| {
+            for (_, _, data) in t.iter_mut().filter(|(n, ..)| n == "value.input_scale") {
+                data[..4].copy_from_slice(&0.0f32.to_le_bytes());
+            }
+        });
+        refused(zero, "value.input_scale");
+        let infinite = v3_with(|t| {
+            for (_, _, data) in t.iter_mut().filter(|(n, ..)| n == "value.fc2.bias") {
+                data.copy_from_slice(&f32::INFINITY.to_le_bytes());
+            }
+        });
+        refused(infinite, "value.fc2.bias");
     }
 
     #[test]

@@ -120,6 +120,24 @@ pub struct Scratch {
     middle: Vec<f32>,
     next: Vec<f32>,
     output: Vec<f32>,
+    /// The value heads' outputs, one a position (empty without a value head).
+    values: Vec<f32>,
+    /// The ownership heads' outputs, a row a point (empty without an ownership head).
+    ownership: Vec<f32>,
+    /// How the convolutions multiply (tests choose both on a CPU that has AVX-512).
+    kernel: Kernel,
+}
+
+/// What one evaluation gives for each of its positions.
+pub struct Evaluation<'s> {
+    /// The move probabilities, laid out as [`Network::policy`] gives them.
+    pub policy: &'s [f32],
+    /// The expected result for the side to move, -1 (a loss) to +1 (a win), one a
+    /// position; empty where the network has no value head.
+    pub value: &'s [f32],
+    /// Each point's expected final owner, +1 the side to move's and -1 the opponent's,
+    /// laid out as the policy; empty where the network has no ownership head.
+    pub ownership: &'s [f32],
 }
 
 impl Scratch {
@@ -156,7 +174,9 @@ impl Network {
         let floats = rows * PLANES
             + 16 * tiles * (PLANES.max(self.filters) + self.filters)
             + 3 * rows * self.filters
-            + rows;
+            + rows
+            + if self.has_value() { batch } else { 0 }
+            + if self.has_ownership() { rows } else { 0 };
         floats * std::mem::size_of::<f32>()
     }
 
@@ -176,6 +196,9 @@ impl Network {
             middle: vec![0.0; rows * self.filters],
             next: vec![0.0; rows * self.filters],
             output: vec![0.0; rows],
+            values: vec![0.0; if self.has_value() { batch } else { 0 }],
+            ownership: vec![0.0; if self.has_ownership() { rows } else { 0 }],
+            kernel: Kernel::detect(),
         }
     }
 
@@ -184,6 +207,16 @@ impl Network {
     /// from the bottom left like the planes. At most `scratch.batch()` positions, each
     /// made for this network's board size.
     pub fn policy<'s>(&self, positions: &[InputPlanes], scratch: &'s mut Scratch) -> &'s [f32] {
+        self.evaluate(positions, scratch).policy
+    }
+
+    /// The move probabilities of each position (as [`Network::policy`]) and, where the
+    /// network has those heads, its value and the points' final owners, all from one pass.
+    pub fn evaluate<'s>(
+        &self,
+        positions: &[InputPlanes],
+        scratch: &'s mut Scratch,
+    ) -> Evaluation<'s> {
         let points = self.size * self.size;
         let n = self.logits(positions, scratch).len() / points;
         // Huge weights (finite, from a file) can overflow the sums: a NaN score counts as
@@ -215,7 +248,11 @@ impl Network {
                 row.iter_mut().for_each(|v| *v /= total);
             }
         }
-        &scratch.output[..n * points]
+        Evaluation {
+            policy: &scratch.output[..n * points],
+            value: &scratch.values[..n.min(scratch.values.len())],
+            ownership: &scratch.ownership[..(n * points).min(scratch.ownership.len())],
+        }
     }
 
     /// The raw scores (before the softmax) of each position, laid out as [`Network::policy`].
@@ -238,10 +275,13 @@ impl Network {
             middle: &mut scratch.middle,
             next: &mut scratch.next,
             output: &mut scratch.output,
+            values: &mut scratch.values,
+            ownership: &mut scratch.ownership,
         };
+        let kernel = scratch.kernel;
         let parts = scratch.threads.min(batch);
         if parts <= 1 {
-            self.forward(batch, scratch.threads, whole);
+            self.forward(batch, scratch.threads, kernel, whole);
         } else {
             // Several positions: each thread takes its share of them and of the buffers.
             let share = batch.div_ceil(parts);
@@ -251,7 +291,7 @@ impl Network {
                 while left > 0 {
                     let count = share.min(left);
                     let (part, tail) = rest.split(count, self);
-                    scope.spawn(move |_| self.forward(count, 1, part));
+                    scope.spawn(move |_| self.forward(count, 1, kernel, part));
                     rest = tail;
                     left -= count;
                 }
@@ -260,8 +300,9 @@ impl Network {
         &scratch.output[..rows]
     }
 
-    /// The logits of `count` positions whose input is in `buffers`.
-    fn forward(&self, count: usize, threads: usize, buffers: Buffers<'_>) {
+    /// The logits of `count` positions whose input is in `buffers`, and their values and
+    /// owners where the network has those heads.
+    fn forward(&self, count: usize, threads: usize, kernel: Kernel, buffers: Buffers<'_>) {
         let points = self.size * self.size;
         let rows = count * points;
         let Buffers {
@@ -272,6 +313,8 @@ impl Network {
             middle,
             next,
             output,
+            values,
+            ownership,
         } = buffers;
         let (mut current, mut next) = (current, next);
         let mut work = Work {
@@ -279,7 +322,7 @@ impl Network {
             threads,
             windows,
             products,
-            kernel: Kernel::detect(),
+            kernel,
         };
         self.convolve(
             &self.input,
@@ -294,6 +337,16 @@ impl Network {
             std::mem::swap(&mut current, &mut next);
         }
         self.policy_head(current, &mut output[..rows]);
+        let trunk_of =
+            |k: usize| &current[k * points * self.filters..(k + 1) * points * self.filters];
+        if let Some(head) = &self.value {
+            for (k, value) in values[..count].iter_mut().enumerate() {
+                *value = head.evaluate(trunk_of(k), self.filters);
+            }
+        }
+        if let Some(head) = &self.ownership {
+            head.evaluate(&current[..rows * self.filters], &mut ownership[..rows]);
+        }
     }
 
     /// The head: each point's score from the trunk's output at that point (a 1x1
@@ -627,6 +680,8 @@ struct Buffers<'a> {
     middle: &'a mut [f32],
     next: &'a mut [f32],
     output: &'a mut [f32],
+    values: &'a mut [f32],
+    ownership: &'a mut [f32],
 }
 
 impl<'a> Buffers<'a> {
@@ -642,6 +697,10 @@ impl<'a> Buffers<'a> {
         let (middle, middle_rest) = self.middle.split_at_mut(count * points * net.filters);
         let (next, next_rest) = self.next.split_at_mut(count * points * net.filters);
         let (output, output_rest) = self.output.split_at_mut(count * points);
+        // Empty without the head.
+        let (values, values_rest) = self.values.split_at_mut(count.min(self.values.len()));
+        let ownership_rows = (count * points).min(self.ownership.len());
+        let (ownership, ownership_rest) = self.ownership.split_at_mut(ownership_rows);
         (
             Buffers {
                 input,
@@ -651,6 +710,8 @@ impl<'a> Buffers<'a> {
                 middle,
                 next,
                 output,
+                values,
+                ownership,
             },
             Buffers {
                 input: input_rest,
@@ -660,6 +721,8 @@ impl<'a> Buffers<'a> {
                 middle: middle_rest,
                 next: next_rest,
                 output: output_rest,
+                values: values_rest,
+                ownership: ownership_rest,
             },
         )
     }
@@ -746,13 +809,15 @@ fn matmul(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{TINY, TINY_V2};
+    use super::super::{TINY, TINY_V2, TINY_V3};
     use super::*;
     use safetensors::SafeTensors;
     use std::sync::Arc;
 
     const EXPECTED: &[u8] = include_bytes!("../../tests/data/tiny-net-expected.safetensors");
     const EXPECTED_V2: &[u8] = include_bytes!("../../tests/data/tiny-net-v2-expected.safetensors");
+    /// The version-3 network's logits, values and owners for `EXPECTED_V2`'s planes.
+    const EXPECTED_V3: &[u8] = include_bytes!("../../tests/data/tiny-net-v3-expected.safetensors");
 
     /// The trainer's inputs and outputs (training/make_test_data.py) for the version-1
     /// network.
@@ -776,15 +841,19 @@ mod tests {
                 })
             })
             .collect();
-        let floats = |name: &str| -> Vec<f32> {
-            file.tensor(&format!("{name}{suffix}"))
-                .expect("tensor")
-                .data()
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect()
-        };
-        (positions, floats("logits"), floats("probabilities"))
+        let logits = floats(&file, &format!("logits{suffix}"));
+        let probabilities = floats(&file, &format!("probabilities{suffix}"));
+        (positions, logits, probabilities)
+    }
+
+    /// A float tensor of the test data.
+    fn floats(file: &SafeTensors<'_>, name: &str) -> Vec<f32> {
+        file.tensor(name)
+            .expect("tensor")
+            .data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
     }
 
     fn assert_close(ours: &[f32], theirs: &[f32], what: &str) {
@@ -873,6 +942,59 @@ mod tests {
             let what = format!("{size}x{size}, a batch on two threads");
             assert_close(net.logits(&positions, &mut all), &logits, &what);
         }
+    }
+
+    #[test]
+    fn the_value_and_ownership_heads_equal_the_trainers_on_both_kernels() {
+        let trained = Network::from_bytes(TINY_V3).expect("the tiny network of version 3");
+        assert!(trained.has_value() && trained.has_ownership() && trained.plays_every_size());
+        let theirs = SafeTensors::deserialize(EXPECTED_V3).expect("test data");
+        let kernels = [Kernel::Gemm, Kernel::detect()];
+        for (size, kernel) in [9, 13, 19]
+            .into_iter()
+            .flat_map(|s| kernels.map(|k| (s, k)))
+        {
+            let net = trained.for_size(size).expect("every size");
+            let (positions, _, _) = expected_in(EXPECTED_V2, &format!("_{size}"));
+            let logits = floats(&theirs, &format!("logits_{size}"));
+            let values = floats(&theirs, &format!("value_{size}"));
+            let owners = floats(&theirs, &format!("ownership_{size}"));
+            let points = size * size;
+            let what = format!("{size}x{size} by {kernel:?}");
+            // One at a time...
+            let mut one = net.scratch(1);
+            one.kernel = kernel;
+            for (k, planes) in positions.iter().enumerate() {
+                let ours = net.evaluate(std::slice::from_ref(planes), &mut one);
+                assert_close(ours.value, &values[k..k + 1], &format!("{what}: value {k}"));
+                let range = k * points..(k + 1) * points;
+                assert_close(
+                    ours.ownership,
+                    &owners[range],
+                    &format!("{what}: owners {k}"),
+                );
+            }
+            // ...and all in one batch shared out among two threads.
+            let mut all = net.scratch(positions.len());
+            all.kernel = kernel;
+            all.set_threads(2);
+            assert_close(net.logits(&positions, &mut all), &logits, &what);
+            let ours = net.evaluate(&positions, &mut all);
+            assert_close(ours.value, &values, &format!("{what}: values"));
+            assert_close(ours.ownership, &owners, &format!("{what}: owners"));
+            let total: f32 = ours.policy.iter().sum();
+            assert!(
+                (total - positions.len() as f32).abs() < 1e-3,
+                "{what}: {total}"
+            );
+        }
+        // A network without the heads gives neither.
+        let policy_only = Network::from_bytes(TINY_V2).expect("version 2");
+        let (positions, _, _) = expected_in(EXPECTED_V2, "_19");
+        let mut scratch = policy_only.scratch(2);
+        let ours = policy_only.evaluate(&positions[..2], &mut scratch);
+        assert!(ours.value.is_empty() && ours.ownership.is_empty());
+        assert_eq!(ours.policy.len(), 2 * 361);
     }
 
     #[test]
@@ -972,8 +1094,8 @@ mod tests {
 
     #[test]
     fn the_scratch_takes_the_bytes_it_is_said_to_take() {
-        let net = Network::from_bytes(TINY).expect("the tiny network");
-        for batch in [1, 8] {
+        let nets = [TINY, TINY_V3].map(|file| Network::from_bytes(file).expect("tiny"));
+        for (net, batch) in nets.iter().flat_map(|n| [1, 8].map(|b| (n, b))) {
             let s = net.scratch(batch);
             let floats = s.input.len()
                 + s.windows.len()
@@ -981,7 +1103,9 @@ mod tests {
                 + s.current.len()
                 + s.middle.len()
                 + s.next.len()
-                + s.output.len();
+                + s.output.len()
+                + s.values.len()
+                + s.ownership.len();
             assert_eq!(net.scratch_bytes(batch), 4 * floats);
         }
     }

@@ -1,18 +1,21 @@
 //! The policy network on the CPU: the file the trainer writes (`training/net.py` documents
-//! it: safetensors, a residual tower of 3x3 convolutions and a 1x1 policy head), read and
-//! checked ([`file`]), its input planes ([`planes`], one owner for the exporter and the
-//! engine) and its forward pass ([`forward`]). Beside `knowledge/` (the Bradley-Terry
+//! it: safetensors, a residual tower of 3x3 convolutions and a 1x1 policy head, and from
+//! version 3 a value head and an ownership head, [`heads`]), read and checked ([`file`]),
+//! its input planes ([`planes`], one owner for the exporter and the engine) and its
+//! forward pass ([`forward`]). Beside `knowledge/` (the Bradley-Terry
 //! model, whose move features the planes use) and below the search, which asks it for
 //! priors.
 
 pub mod file;
 pub mod forward;
+mod heads;
 pub mod planes;
 
-pub use file::{FORMAT, NetworkError, VERSION, crc32};
-pub use forward::Scratch;
+pub use file::{FORMAT, NetworkError, VALUE_VERSION, VERSION, crc32};
+pub use forward::{Evaluation, Scratch};
 
 use forward::{Conv, Tiles};
+use heads::{OwnershipHead, ValueHead};
 use std::fmt;
 use std::sync::Arc;
 
@@ -31,6 +34,10 @@ pub struct Network {
     /// The head's bias by distance to the nearest edge (version 2), which makes
     /// `policy_bias` on any size; `None`: a bias per point of the one size (version 1).
     edge_bias: Option<Arc<[f32]>>,
+    /// The value head (version 3).
+    value: Option<Arc<ValueHead>>,
+    /// The final-ownership head (version 3, where the trainer taught one).
+    ownership: Option<Arc<OwnershipHead>>,
     tiles: Tiles,
     note: String,
 }
@@ -92,6 +99,16 @@ impl Network {
         })
     }
 
+    /// Whether it values positions (file version 3).
+    pub fn has_value(&self) -> bool {
+        self.value.is_some()
+    }
+
+    /// Whether it foresees each point's final owner.
+    pub fn has_ownership(&self) -> bool {
+        self.ownership.is_some()
+    }
+
     pub fn blocks(&self) -> usize {
         self.blocks.len()
     }
@@ -112,6 +129,9 @@ impl Network {
 const TINY: &[u8] = include_bytes!("../../tests/data/tiny-net.safetensors");
 #[cfg(test)]
 const TINY_V2: &[u8] = include_bytes!("../../tests/data/tiny-net-v2.safetensors");
+/// Version 2's tiny network with a value and an ownership head (version 3).
+#[cfg(test)]
+const TINY_V3: &[u8] = include_bytes!("../../tests/data/tiny-net-v3.safetensors");
 
 #[cfg(test)]
 mod tests {
