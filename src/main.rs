@@ -91,6 +91,16 @@ struct EngineOptions {
     /// Visits a node needs before the network rates its children (the root at once).
     #[arg(long, default_value_t = yeoul::engine::NETWORK_THRESHOLD, global = true)]
     net_threshold: u32,
+    /// The visits a value network's judgement of a node counts for beside its playouts
+    /// (0: unused; with a network of version 3, on 19x19 without handicap at a komi
+    /// worth 6.5 under territory counting, within a point).
+    #[arg(
+        long,
+        default_value_t = yeoul::engine::VALUE_VISITS,
+        global = true,
+        help_heading = "Experiments"
+    )]
+    value_visits: u32,
     /// The network rates a node in the search thread that asks for it, instead of a
     /// thread of its own (an experiment).
     #[arg(long, global = true, help_heading = "Experiments")]
@@ -145,6 +155,7 @@ impl EngineOptions {
                 NetworkSizes::mask(&self.net_sizes)
             },
             network_threshold: self.net_threshold.max(1),
+            value_visits: self.value_visits,
             network_inline: self.net_inline,
             hand_priors: self.hand_priors,
             learned_playouts: self.learned_playouts,

@@ -7,9 +7,13 @@
 mod common;
 
 use common::positions::{MIDDLE_GAME, game_from, name};
+use safetensors::tensor::TensorView;
+use safetensors::{Dtype, SafeTensors};
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use yeoul::engine::{Engine, EngineConfig, Level, Reply};
+use yeoul::network::{Network, VALUE_VERSION, crc32};
 use yeoul::rules::Color::{Black, White};
 use yeoul::rules::{Color, Game, Ruleset};
 use yeoul::sgf::{Until, read_game};
@@ -47,16 +51,25 @@ fn positions() -> Vec<(&'static str, Game)> {
     ]
 }
 
-/// Three moves in a row (each after the first on the tree kept from the one before) of `level` from `game`.
-fn moves_of(level: Level, game: &Game) -> String {
-    let config = EngineConfig {
+/// The settings the record was played with.
+fn recorded_config(level: Level) -> EngineConfig {
+    EngineConfig {
         level,
         threads: 1,
         playouts: Some(800),
         deterministic: true,
         seed: 6001,
         ..Default::default()
-    };
+    }
+}
+
+/// Three moves in a row (each after the first on the tree kept from the one before) of `level` from `game`.
+fn moves_of(level: Level, game: &Game) -> String {
+    moves_with(recorded_config(level), game)
+}
+
+/// Three moves in a row of the engine `config` makes from `game`.
+fn moves_with(config: EngineConfig, game: &Game) -> String {
     let mut engine = Engine::new(game.size(), game.ruleset(), config);
     *engine.game_mut() = game.clone();
     let stop = AtomicBool::new(false);
@@ -85,6 +98,80 @@ fn played() -> String {
         }
     }
     text
+}
+
+/// The built-in network with a value head of arbitrary weights added (version 3).
+fn builtin_with_a_value_head() -> Network {
+    let shipped = include_bytes!("../models/policy.safetensors");
+    let file = SafeTensors::deserialize(shipped).expect("the built-in network");
+    let (_, header) = SafeTensors::read_metadata(shipped).expect("its header");
+    let mut metadata = header.metadata().clone().expect("its metadata");
+    let filters: usize = metadata["filters"].parse().expect("filters");
+    let mut tensors: Vec<(String, Vec<usize>, Vec<u8>)> = file
+        .tensors()
+        .into_iter()
+        .map(|(name, view)| (name, view.shape().to_vec(), view.data().to_vec()))
+        .collect();
+    let mut state = 5u32;
+    let mut arbitrary = |shape: Vec<usize>, around: f32| -> (Vec<usize>, Vec<u8>) {
+        let count: usize = shape.iter().product();
+        let bytes = (0..count).flat_map(|_| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (around + (state >> 8) as f32 / (1u32 << 24) as f32 - 0.5).to_le_bytes()
+        });
+        (shape, bytes.collect())
+    };
+    let hidden = 32;
+    for (name, shape, around) in [
+        ("value.input_mean", vec![2 * filters], 0.0),
+        ("value.input_scale", vec![2 * filters], 2.0),
+        ("value.fc1.weight", vec![2 * filters, hidden], 0.0),
+        ("value.fc1.bias", vec![hidden], 0.0),
+        ("value.fc2.weight", vec![hidden], 0.0),
+        ("value.fc2.bias", vec![1], 0.0),
+    ] {
+        let (shape, bytes) = arbitrary(shape, around);
+        tensors.push((name.to_string(), shape, bytes));
+    }
+    tensors.sort();
+    let crc = tensors.iter().fold(0, |crc, t| crc32(crc, &t.2));
+    metadata.insert("crc32".into(), format!("{crc:08x}"));
+    metadata.insert("version".into(), VALUE_VERSION.into());
+    let views = tensors.iter().map(|(name, shape, data)| {
+        let view = TensorView::new(Dtype::F32, shape.clone(), data).expect("a tensor");
+        (name.clone(), view)
+    });
+    let bytes = safetensors::serialize(views, Some(metadata)).expect("serialised");
+    Network::from_bytes(&bytes).expect("the built-in network with a value head")
+}
+
+// With its weight at 0, a value head changes nothing: the strongest levels play the
+// recorded moves on 19x19 (where the value applies) with it.
+#[test]
+fn a_value_head_at_weight_0_changes_no_move() {
+    let network = Arc::new(builtin_with_a_value_head());
+    assert!(network.has_value());
+    let recorded = std::fs::read_to_string(RECORD).expect("tests/data/level-moves.txt");
+    let mut checked = 0;
+    for (position, game) in positions()
+        .into_iter()
+        .filter(|(_, g)| g.size().get() == 19)
+    {
+        for level in [Level::MAX, Level::HARD] {
+            let config = EngineConfig {
+                network: Some(network.clone()),
+                value_visits: 0,
+                ..recorded_config(level)
+            };
+            let line = format!("{position} {level} {}", moves_with(config, &game));
+            assert!(
+                recorded.lines().any(|l| l == line),
+                "{line} is not recorded"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6);
 }
 
 #[test]

@@ -67,6 +67,9 @@ pub struct EngineConfig {
     pub network_sizes: u32,
     /// Visits a node needs before the network rates its children (the root at once).
     pub network_threshold: u32,
+    /// The visits a value network's judgement of a rated node counts for (0: unused;
+    /// see `NetworkUse::value_visits`).
+    pub value_visits: u32,
     /// No search: the network's most probable legal move at once, whatever the level
     /// (the network alone, to measure it).
     pub network_only: bool,
@@ -108,6 +111,9 @@ impl EngineConfig {
         if self.lag > Duration::from_secs(60) {
             return Err("--lag must be 0 to 60 seconds".into());
         }
+        if self.value_visits > MOST_VALUE_VISITS {
+            return Err(format!("--value-visits must be 0 to {MOST_VALUE_VISITS}"));
+        }
         if self.amaf_distance > 16 {
             return Err("--amaf-distance must be 0 to 16".into());
         }
@@ -142,6 +148,7 @@ impl Default for EngineConfig {
             network: Network::builtin().ok(),
             network_sizes: NETWORK_SIZES,
             network_threshold: NETWORK_THRESHOLD,
+            value_visits: VALUE_VISITS,
             network_only: false,
             network_inline: false,
             hand_priors: false,
@@ -175,6 +182,13 @@ fn network_of_size(config: &EngineConfig, size: BoardSize) -> Option<Arc<Network
 
 /// Visits before a node's children get the network's priors (AlphaGo: 40).
 pub const NETWORK_THRESHOLD: u32 = 40;
+
+/// The visits a value network's judgement counts for by default (`--value-visits`): 0
+/// until a match shows the value helps (the built-in network has none).
+pub const VALUE_VISITS: u32 = 0;
+/// The most `--value-visits` takes: beyond it the judgement would drown a node's playouts
+/// for the whole of any search.
+pub const MOST_VALUE_VISITS: u32 = 100_000;
 
 /// A genmove answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

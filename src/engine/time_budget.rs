@@ -31,6 +31,7 @@ impl Engine {
             params.network = Some(NetworkUse {
                 threshold: self.config.network_threshold,
                 inline: self.config.network_inline,
+                value_visits: self.config.value_visits,
             });
         }
         let mut budget = self

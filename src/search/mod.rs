@@ -104,7 +104,8 @@ pub struct ScoreUtility {
 pub struct Candidate {
     pub mv: Move,
     pub visits: u32,
-    /// Win rate for the side to move, from playouts through this move.
+    /// Win rate for the side to move: the playouts through this move and, where a value
+    /// network judged it, that judgement at its weight.
     pub win_rate: f32,
     /// The prior's value (0..1) for the side to move.
     pub prior: f32,
@@ -279,6 +280,9 @@ impl Search {
         let network = self.network.as_deref()?;
         let mut settings = params.network?;
         settings.inline |= params.deterministic;
+        if !network.has_value() || !network_priors::value_applies(game) {
+            settings.value_visits = 0;
+        }
         (network.board_size() == game.size().get()).then_some((network, settings))
     }
 

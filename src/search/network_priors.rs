@@ -3,12 +3,16 @@
 //! evaluated off the playouts' path by a thread of its own that takes requests from a
 //! queue (AlphaGo's asynchronous evaluation), or in place where the search must be
 //! reproducible. Until the network has spoken, a node keeps the learned model's priors.
+//! A network with a value head judges the rated node's position in the same pass; the
+//! judgement joins the node's results as `value_visits` visits of that result (Oakfoam's
+//! and Rn's prior wins at the node the network rates), where the game is one the value
+//! was learned for ([`value_applies`]).
 
 use super::priors::PriorWeights;
 use super::tree::{PASS, ROOT, Tree};
 use crate::network::planes::{History, InputPlanes};
 use crate::network::{Network, Scratch};
-use crate::rules::{Board, Color, Point};
+use crate::rules::{Board, Color, Game, Point, Scoring};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -28,6 +32,31 @@ pub struct NetworkUse {
     /// Evaluate where the threshold is crossed, in the worker's own thread, instead of
     /// queueing for the evaluating thread: reproducible (`--deterministic`).
     pub inline: bool,
+    /// The visits the value network's judgement of a rated node counts for, beside its
+    /// playouts (0: the value unused). At the threshold's 40 playouts, 40 weighs the two
+    /// alike (AlphaGo's mixing at 0.5), and the playouts take over as they pile up.
+    pub value_visits: u32,
+}
+
+/// The komi the value was learned at: 6.5 under territory counting (Tygem's games).
+pub const VALUE_KOMI: f64 = 6.5;
+/// How far from it, in points, the komi may be for the value to be used: its judgement
+/// is of who wins at the learned komi, and a point moves many professional results.
+pub const VALUE_KOMI_SLACK: f64 = 1.0;
+
+/// Whether the value network may judge positions of `game`: 19x19 (the Tygem games'
+/// size), no handicap (those games were left out of its training), and a komi worth
+/// `VALUE_KOMI` within `VALUE_KOMI_SLACK` (under area counting the same komi is worth a
+/// point less than under territory counting: Chinese 7.5 is Japanese 6.5). Elsewhere the
+/// search goes by its playouts alone.
+pub fn value_applies(game: &Game) -> bool {
+    let territory_komi = match game.ruleset().scoring() {
+        Scoring::Territory => game.komi(),
+        Scoring::Area => game.komi() - 1.0,
+    };
+    game.size().get() == 19
+        && game.handicap() == 0
+        && (territory_komi - VALUE_KOMI).abs() <= VALUE_KOMI_SLACK
 }
 
 /// One position to rate: the node whose children get the priors, and its position.
@@ -157,13 +186,30 @@ impl<'a> Evaluator<'a> {
                 *slot = InputPlanes::encode(&r.board, r.color, &r.history);
             }
             let points = self.network.board_size().pow(2);
-            let policy = self.network.policy(&planes[..chunk.len()], scratch);
+            let evaluation = self.network.evaluate(&planes[..chunk.len()], scratch);
             for (k, r) in chunk.iter().enumerate() {
-                self.apply(r, &policy[k * points..(k + 1) * points]);
+                self.apply(r, &evaluation.policy[k * points..(k + 1) * points]);
+                if let Some(&value) = evaluation.value.get(k) {
+                    self.judge(r.node, value);
+                }
             }
             self.evaluated
                 .fetch_add(chunk.len() as u64, Ordering::Relaxed);
         }
+    }
+
+    /// Adds the value `value` (-1..1 for the side to move at `node`) to the node's
+    /// results, for the player who moved into it, as `value_visits` visits.
+    fn judge(&self, node: u32, value: f32) {
+        let visits = self.settings.value_visits;
+        if visits == 0 {
+            return;
+        }
+        let mover_wins = (1.0 - value.clamp(-1.0, 1.0)) / 2.0;
+        let half_wins = (2.0 * visits as f32 * mover_wins).round() as u32;
+        self.tree
+            .node(node)
+            .add_value(visits, half_wins.min(2 * visits));
     }
 
     /// Sets each child's prior from its move's probability p: an even game of E visits
@@ -226,6 +272,25 @@ mod tests {
         Arc::new(Network::from_bytes(bytes).expect("the tiny network"))
     }
 
+    /// A tiny network with a value head (version 3).
+    fn tiny_with_value() -> Arc<Network> {
+        let bytes = include_bytes!("../../tests/data/tiny-net-v3.safetensors");
+        Arc::new(Network::from_bytes(bytes).expect("the tiny network of version 3"))
+    }
+
+    /// The nodes of `tree` the network rated, and whether any other carries a judgement.
+    fn rated_nodes(tree: &Tree) -> (Vec<u32>, bool) {
+        let all = 0..tree.len() as u32;
+        let rated = all
+            .clone()
+            .filter(|&i| tree.node(i).has_network())
+            .collect();
+        let judged_unrated = all
+            .filter(|&i| !tree.node(i).has_network())
+            .any(|i| tree.node(i).value_stats().0 > 0);
+        (rated, judged_unrated)
+    }
+
     fn params(size: BoardSize, playouts: u64, threads: usize, inline: bool) -> SearchParams {
         let mut params = SearchParams::for_size(size, playouts);
         params.threads = threads;
@@ -233,6 +298,7 @@ mod tests {
         params.network = Some(NetworkUse {
             threshold: 20,
             inline,
+            value_visits: 0,
         });
         params
     }
@@ -334,6 +400,123 @@ mod tests {
             )
             .unwrap();
         assert_eq!(result.stats.network_evaluations, 0);
+    }
+
+    #[test]
+    fn the_value_judges_each_rated_node_in_the_games_it_was_learned_for() {
+        let network = tiny_with_value();
+        let size = BoardSize::NINETEEN;
+        let stop = AtomicBool::new(false);
+        let with_value = |visits: u32| {
+            let mut params = params(size, 600, 1, true);
+            params
+                .network
+                .as_mut()
+                .expect("the network's use")
+                .value_visits = visits;
+            params
+        };
+        let mut japanese = Game::new(size, Ruleset::Japanese);
+        japanese.set_komi(6.5);
+        let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(network.clone()));
+        search
+            .run(&japanese, Color::Black, &with_value(30), &stop)
+            .unwrap();
+        let (rated, judged_unrated) = rated_nodes(&search.tree);
+        assert!(rated.len() > 1 && !judged_unrated, "{} rated", rated.len());
+        assert!(
+            rated
+                .iter()
+                .all(|&i| search.tree.node(i).value_stats().0 == 30)
+        );
+        // The root's judgement is its position's value for Black, to move, as the
+        // result of White, who moved into it.
+        let planes = InputPlanes::encode(japanese.board(), Color::Black, &[None; HISTORY]);
+        let mut scratch = network.scratch(1);
+        let value = network.evaluate(&[planes], &mut scratch).value[0];
+        let expected = (60.0 * (1.0 - value) / 2.0).round() as u32;
+        assert_eq!(
+            search.tree.node(ROOT).value_stats(),
+            (30, expected),
+            "value {value}"
+        );
+        // Not at weight 0, nor where the value was not learned: another komi, a handicap,
+        // another size.
+        let mut far_komi = Game::new(size, Ruleset::Chinese);
+        far_komi.set_komi(0.5);
+        let mut handicap = Game::new(size, Ruleset::Chinese);
+        handicap.place_fixed_handicap(2).expect("handicap");
+        let cases = [
+            (&japanese, 0, Color::Black),
+            (&far_komi, 30, Color::Black),
+            (&handicap, 30, Color::White),
+        ];
+        for (game, visits, color) in cases {
+            let mut search =
+                Search::new(PlayoutPolicy::heavy()).with_network(Some(network.clone()));
+            search.run(game, color, &with_value(visits), &stop).unwrap();
+            let (rated, judged_unrated) = rated_nodes(&search.tree);
+            assert!(rated.len() > 1 && !judged_unrated);
+            assert!(
+                rated
+                    .iter()
+                    .all(|&i| search.tree.node(i).value_stats().0 == 0)
+            );
+        }
+        let nine = network.for_size(9).map(Arc::new);
+        let mut search = Search::new(PlayoutPolicy::heavy()).with_network(nine);
+        let game = Game::new(BoardSize::NINE, Ruleset::Chinese);
+        search
+            .run(&game, Color::Black, &with_value(30), &stop)
+            .unwrap();
+        let (rated, judged_unrated) = rated_nodes(&search.tree);
+        assert!(!rated.is_empty() && !judged_unrated);
+        assert!(
+            rated
+                .iter()
+                .all(|&i| search.tree.node(i).value_stats().0 == 0)
+        );
+    }
+
+    #[test]
+    fn the_value_applies_at_the_komi_it_was_learned_at_under_either_counting() {
+        let game = |size: BoardSize, rules: Ruleset, komi: f64| {
+            let mut game = Game::new(size, rules);
+            game.set_komi(komi);
+            game
+        };
+        let nineteen = BoardSize::NINETEEN;
+        for (rules, komi, applies) in [
+            (Ruleset::Japanese, 6.5, true),
+            (Ruleset::Japanese, 5.5, true),
+            (Ruleset::Japanese, 7.5, true),
+            (Ruleset::Chinese, 7.5, true),
+            (Ruleset::Chinese, 6.5, true),
+            (Ruleset::Japanese, 0.5, false),
+            (Ruleset::Japanese, 8.5, false),
+            (Ruleset::Chinese, 5.5, false),
+            (Ruleset::Chinese, 9.5, false),
+            (Ruleset::Chinese, -7.5, false),
+        ] {
+            assert_eq!(
+                value_applies(&game(nineteen, rules, komi)),
+                applies,
+                "{rules:?} {komi}"
+            );
+        }
+        assert!(!value_applies(&game(
+            BoardSize::NINE,
+            Ruleset::Chinese,
+            7.5
+        )));
+        assert!(!value_applies(&game(
+            BoardSize::THIRTEEN,
+            Ruleset::Japanese,
+            6.5
+        )));
+        let mut handicap = game(nineteen, Ruleset::Japanese, 6.5);
+        handicap.place_fixed_handicap(2).expect("handicap");
+        assert!(!value_applies(&handicap));
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub struct Node {
     stats: AtomicU64,
     /// AMAF visits and results, packed likewise.
     amaf: AtomicU64,
+    /// The value network's judgement of this node's position, packed likewise: counted as
+    /// that many visits with that result (Oakfoam's prior wins; see `NetworkUse`).
+    value: AtomicU64,
     prior_visits: AtomicU32,
     prior_half_wins: AtomicU32,
     /// Descents in progress through this node (each counts as a loss: virtual loss).
@@ -90,13 +93,28 @@ impl Node {
         unpack(self.stats.load(Ordering::Relaxed)).0
     }
 
-    /// The mover's win rate from playouts alone (0.5 before any).
+    /// Adds the value network's judgement: `visits` visits with `half_wins` for the mover.
+    pub fn add_value(&self, visits: u32, half_wins: u32) {
+        self.value
+            .fetch_add(pack(visits, half_wins), Ordering::Relaxed);
+    }
+
+    /// The value network's judgement: the visits it counts for (0: none) and their
+    /// half-wins for the mover.
+    pub fn value_stats(&self) -> (u32, u32) {
+        unpack(self.value.load(Ordering::Relaxed))
+    }
+
+    /// The mover's win rate as the search estimates it: the playouts' results and the
+    /// value network's judgement at its weight (0.5 before either).
     pub fn win_rate(&self) -> f32 {
-        let (n, half_wins) = unpack(self.stats.load(Ordering::Relaxed));
+        let (visits, half_wins) = unpack(self.stats.load(Ordering::Relaxed));
+        let (value_visits, value_half_wins) = unpack(self.value.load(Ordering::Relaxed));
+        let n = visits + value_visits;
         if n == 0 {
             0.5
         } else {
-            half_wins as f32 / (2.0 * n as f32)
+            (half_wins + value_half_wins) as f32 / (2.0 * n as f32)
         }
     }
 
@@ -114,7 +132,8 @@ impl Node {
         self.prior_visits.load(Ordering::Relaxed)
     }
 
-    /// The selection value for the mover: Monte-Carlo mean with priors and virtual losses,
+    /// The selection value for the mover: Monte-Carlo mean with priors, the value
+    /// network's judgement and virtual losses,
     /// blended with the AMAF mean by β = ñ / (ñ + n + n·ñ/k) (Pachi's and Gelly–Silver's
     /// schedule); no exploration term, as the priors and RAVE explore. `inv_k` is 1 / k.
     ///
@@ -123,10 +142,13 @@ impl Node {
     #[inline]
     pub fn rave_value(&self, inv_k: f32) -> f32 {
         let (visits, half_wins) = unpack(self.stats.load(Ordering::Relaxed));
+        let (value_visits, value_half_wins) = unpack(self.value.load(Ordering::Relaxed));
         let n = (self.prior_visits.load(Ordering::Relaxed)
             + visits
+            + value_visits
             + self.in_flight.load(Ordering::Relaxed)) as f32;
-        let w = (self.prior_half_wins.load(Ordering::Relaxed) + half_wins) as f32 * 0.5;
+        let w = (self.prior_half_wins.load(Ordering::Relaxed) + half_wins + value_half_wins) as f32
+            * 0.5;
         let (amaf_visits, amaf_half_wins) = unpack(self.amaf.load(Ordering::Relaxed));
         let an = amaf_visits as f32;
         if an == 0.0 {
@@ -164,7 +186,11 @@ impl Node {
         ] {
             to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
         }
-        for (to, from) in [(&self.stats, &other.stats), (&self.amaf, &other.amaf)] {
+        for (to, from) in [
+            (&self.stats, &other.stats),
+            (&self.amaf, &other.amaf),
+            (&self.value, &other.value),
+        ] {
             to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
         }
     }
@@ -405,6 +431,37 @@ mod tests {
             prior_half_wins: half_wins,
             cycle: false,
         }
+    }
+
+    #[test]
+    fn the_values_judgement_counts_beside_the_playouts_and_moves_with_the_subtree() {
+        let tree = Tree::new(1000);
+        assert!(tree.try_begin_expansion(ROOT));
+        tree.finish_expansion(ROOT, &[spec(5, 0, 0), spec(6, 0, 0)]);
+        let (first, _) = tree.child_nodes(ROOT).expect("children");
+        let node = tree.node(first);
+        // Ten playouts, 3 won, then the value's 10 visits at 0.9.
+        for won in [
+            true, true, true, false, false, false, false, false, false, false,
+        ] {
+            node.add_in_flight();
+            node.record(if won { 2 } else { 0 });
+        }
+        assert_eq!(node.win_rate(), 0.3);
+        assert_eq!(node.rave_value(1.0 / 3000.0), 0.3);
+        node.add_value(10, 18);
+        assert_eq!(node.value_stats(), (10, 18));
+        assert!((node.win_rate() - 0.6).abs() < 1e-6);
+        assert!((node.rave_value(1.0 / 3000.0) - 0.6).abs() < 1e-6);
+        // Alone (no playout yet), the judgement is the estimate.
+        let other = tree.node(first + 1);
+        other.add_value(40, 20);
+        assert_eq!(other.win_rate(), 0.25);
+        assert_eq!(other.visits(), 0);
+        let kept = tree.subtree(ROOT, 1000);
+        let (kept_first, _) = kept.child_nodes(ROOT).expect("children kept");
+        assert_eq!(kept.node(kept_first).value_stats(), (10, 18));
+        assert!((kept.node(kept_first).win_rate() - 0.6).abs() < 1e-6);
     }
 
     #[test]
