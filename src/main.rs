@@ -92,8 +92,8 @@ struct EngineOptions {
     #[arg(long, default_value_t = yeoul::engine::NETWORK_THRESHOLD, global = true)]
     net_threshold: u32,
     /// The visits a value network's judgement of a node counts for beside its playouts
-    /// (0: unused; with a network of version 3, on 19x19 without handicap at a komi
-    /// worth 6.5 under territory counting, within a point).
+    /// (0: unused; with a network of version 3, on 19x19: its ownership head's count,
+    /// or its value head without handicap at a komi worth 6.5 under territory counting).
     #[arg(
         long,
         default_value_t = yeoul::engine::VALUE_VISITS,

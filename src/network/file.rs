@@ -322,34 +322,8 @@ pub fn crc32(crc: u32, bytes: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::super::planes::InputPlanes;
-    use super::super::{TINY, TINY_V2, TINY_V3};
+    use super::super::test_files::{TINY, TINY_V2, TINY_V3, v3_with};
     use super::*;
-    use safetensors::tensor::TensorView;
-
-    /// A tensor of a file: name, shape, little-endian bytes.
-    type Tensor = (String, Vec<usize>, Vec<u8>);
-
-    /// The version-3 tiny network rebuilt with `edit` applied to its tensors, the
-    /// checksum written anew (so that only the edit is wrong).
-    fn v3_with(edit: impl Fn(&mut Vec<Tensor>)) -> Vec<u8> {
-        let file = SafeTensors::deserialize(TINY_V3).expect("the tiny network");
-        let (_, header) = SafeTensors::read_metadata(TINY_V3).expect("its header");
-        let mut metadata = header.metadata().clone().expect("its metadata");
-        let mut tensors: Vec<Tensor> = file
-            .tensors()
-            .into_iter()
-            .map(|(name, view)| (name, view.shape().to_vec(), view.data().to_vec()))
-            .collect();
-        edit(&mut tensors);
-        tensors.sort();
-        let crc = tensors.iter().fold(0, |crc, t| crc32(crc, &t.2));
-        metadata.insert("crc32".to_string(), format!("{crc:08x}"));
-        let views = tensors.iter().map(|(name, shape, data)| {
-            let view = TensorView::new(Dtype::F32, shape.clone(), data).expect("a tensor");
-            (name.clone(), view)
-        });
-        safetensors::serialize(views, Some(metadata)).expect("serialised")
-    }
 
     /// The tiny network's file with its header's JSON edited (same length).
     fn with_header(edit: impl Fn(&str) -> String) -> Vec<u8> {

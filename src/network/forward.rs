@@ -809,7 +809,7 @@ fn matmul(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{TINY, TINY_V2, TINY_V3};
+    use super::super::test_files::{TINY, TINY_V2, TINY_V3};
     use super::*;
     use safetensors::SafeTensors;
     use std::sync::Arc;

@@ -123,15 +123,46 @@ impl Network {
     }
 }
 
-/// The tiny networks the trainer's tests make (training/make_test_data.py): of version 1
-/// (a bias per point of 19x19) and of version 2 (a bias by distance to the edge).
+/// The tiny networks the trainer's tests make (training/make_test_data.py), for the
+/// tests here and in the search.
 #[cfg(test)]
-const TINY: &[u8] = include_bytes!("../../tests/data/tiny-net.safetensors");
-#[cfg(test)]
-const TINY_V2: &[u8] = include_bytes!("../../tests/data/tiny-net-v2.safetensors");
-/// Version 2's tiny network with a value and an ownership head (version 3).
-#[cfg(test)]
-const TINY_V3: &[u8] = include_bytes!("../../tests/data/tiny-net-v3.safetensors");
+pub(crate) mod test_files {
+    use super::file::crc32;
+    use safetensors::tensor::TensorView;
+    use safetensors::{Dtype, SafeTensors};
+
+    /// Version 1: a bias per point of 19x19.
+    pub const TINY: &[u8] = include_bytes!("../../tests/data/tiny-net.safetensors");
+    /// Version 2: a bias by distance to the edge.
+    pub const TINY_V2: &[u8] = include_bytes!("../../tests/data/tiny-net-v2.safetensors");
+    /// Version 2's tiny network with a value and an ownership head (version 3).
+    pub const TINY_V3: &[u8] = include_bytes!("../../tests/data/tiny-net-v3.safetensors");
+
+    /// A tensor of a file: name, shape, little-endian bytes.
+    pub(crate) type Tensor = (String, Vec<usize>, Vec<u8>);
+
+    /// The version-3 tiny network rebuilt with `edit` applied to its tensors, the
+    /// checksum written anew (so that only the edit is wrong).
+    pub(crate) fn v3_with(edit: impl Fn(&mut Vec<Tensor>)) -> Vec<u8> {
+        let file = SafeTensors::deserialize(TINY_V3).expect("the tiny network");
+        let (_, header) = SafeTensors::read_metadata(TINY_V3).expect("its header");
+        let mut metadata = header.metadata().clone().expect("its metadata");
+        let mut tensors: Vec<Tensor> = file
+            .tensors()
+            .into_iter()
+            .map(|(name, view)| (name, view.shape().to_vec(), view.data().to_vec()))
+            .collect();
+        edit(&mut tensors);
+        tensors.sort();
+        let crc = tensors.iter().fold(0, |crc, t| crc32(crc, &t.2));
+        metadata.insert("crc32".to_string(), format!("{crc:08x}"));
+        let views = tensors.iter().map(|(name, shape, data)| {
+            let view = TensorView::new(Dtype::F32, shape.clone(), data).expect("a tensor");
+            (name.clone(), view)
+        });
+        safetensors::serialize(views, Some(metadata)).expect("serialised")
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -280,9 +280,10 @@ impl Search {
         let network = self.network.as_deref()?;
         let mut settings = params.network?;
         settings.inline |= params.deterministic;
-        if !network.has_value() || !network_priors::value_applies(game) {
+        if !network_priors::value_applies(game, network) {
             settings.value_visits = 0;
         }
+        settings.black_gives = (game.komi() + white_bonus(game)) as f32;
         (network.board_size() == game.size().get()).then_some((network, settings))
     }
 
@@ -490,6 +491,14 @@ impl Search {
     }
 }
 
+/// The points White gets for handicap stones: under area counting, one a stone.
+fn white_bonus(game: &Game) -> f64 {
+    match game.ruleset().scoring() {
+        Scoring::Area => game.ruleset().handicap_bonus(game.handicap()) as f64,
+        Scoring::Territory => 0.0,
+    }
+}
+
 fn context_for<'a>(
     policy: &'a PlayoutPolicy,
     knowledge: Option<&'a Model>,
@@ -500,10 +509,6 @@ fn context_for<'a>(
     network: Option<&'a Evaluator<'a>>,
 ) -> Context<'a> {
     let n = game.size().get();
-    let white_bonus = match game.ruleset().scoring() {
-        Scoring::Area => game.ruleset().handicap_bonus(game.handicap()) as f64,
-        Scoring::Territory => 0.0,
-    };
     Context {
         game,
         color,
@@ -521,7 +526,7 @@ fn context_for<'a>(
         },
         passes_before: game.passes_before(color),
         komi: game.komi(),
-        white_bonus,
+        white_bonus: white_bonus(game),
         score_utility: params.score_utility,
         knowledge: knowledge.filter(|_| n >= LEARNED_PRIORS_FROM),
         network,

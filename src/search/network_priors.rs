@@ -6,7 +6,10 @@
 //! A network with a value head judges the rated node's position in the same pass; the
 //! judgement joins the node's results as `value_visits` visits of that result (Oakfoam's
 //! and Rn's prior wins at the node the network rates), where the game is one the value
-//! was learned for ([`value_applies`]).
+//! was learned for ([`value_applies`]). With an ownership head the judgement is the
+//! foreseen count, the points each side is expected to own less the komi of this game,
+//! through tanh: it called more winners than the value head (BENCHMARKS.md), and it
+//! reads any komi and handicap.
 
 use super::priors::PriorWeights;
 use super::tree::{PASS, ROOT, Tree};
@@ -25,7 +28,7 @@ const QUEUE_CAP: usize = 32;
 pub const BATCH: usize = 8;
 
 /// How a search uses the network.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NetworkUse {
     /// Visits a node other than the root needs before the network rates its children.
     pub threshold: u32,
@@ -36,7 +39,16 @@ pub struct NetworkUse {
     /// playouts (0: the value unused). At the threshold's 40 playouts, 40 weighs the two
     /// alike (AlphaGo's mixing at 0.5), and the playouts take over as they pile up.
     pub value_visits: u32,
+    /// The points Black gives at the count (the komi, and White's handicap bonus under
+    /// area counting), which the foreseen count takes off: the game's, set by the search.
+    pub black_gives: f32,
 }
+
+/// The foreseen count's margin (points, the side to move's) as a judgement: tanh(k·m),
+/// k fitted to the results of Tygem's positions (`training/value_probe.py score`):
+/// a 9-dan game's count is foreseen only roughly, so that 50 points ahead reads as 0.37
+/// and 200 as 0.92.
+pub const SCORE_SCALE: f32 = 0.0078;
 
 /// The komi the value was learned at: 6.5 under territory counting (Tygem's games).
 pub const VALUE_KOMI: f64 = 6.5;
@@ -44,19 +56,23 @@ pub const VALUE_KOMI: f64 = 6.5;
 /// is of who wins at the learned komi, and a point moves many professional results.
 pub const VALUE_KOMI_SLACK: f64 = 1.0;
 
-/// Whether the value network may judge positions of `game`: 19x19 (the Tygem games'
-/// size), no handicap (those games were left out of its training), and a komi worth
-/// `VALUE_KOMI` within `VALUE_KOMI_SLACK` (under area counting the same komi is worth a
-/// point less than under territory counting: Chinese 7.5 is Japanese 6.5). Elsewhere the
-/// search goes by its playouts alone.
-pub fn value_applies(game: &Game) -> bool {
+/// Whether `network` may judge positions of `game`: 19x19 (the Tygem games' size), and
+/// for a value head without the ownership head's count, no handicap (those games were
+/// left out of its training) and a komi worth `VALUE_KOMI` within `VALUE_KOMI_SLACK`
+/// (under area counting the same komi is worth a point less than under territory
+/// counting: Chinese 7.5 is Japanese 6.5). Elsewhere the search goes by its playouts.
+pub fn value_applies(game: &Game, network: &Network) -> bool {
+    if !network.has_value() || game.size().get() != 19 {
+        return false;
+    }
+    if network.has_ownership() {
+        return true;
+    }
     let territory_komi = match game.ruleset().scoring() {
         Scoring::Territory => game.komi(),
         Scoring::Area => game.komi() - 1.0,
     };
-    game.size().get() == 19
-        && game.handicap() == 0
-        && (territory_komi - VALUE_KOMI).abs() <= VALUE_KOMI_SLACK
+    game.handicap() == 0 && (territory_komi - VALUE_KOMI).abs() <= VALUE_KOMI_SLACK
 }
 
 /// One position to rate: the node whose children get the priors, and its position.
@@ -190,7 +206,8 @@ impl<'a> Evaluator<'a> {
             for (k, r) in chunk.iter().enumerate() {
                 self.apply(r, &evaluation.policy[k * points..(k + 1) * points]);
                 if let Some(&value) = evaluation.value.get(k) {
-                    self.judge(r.node, value);
+                    let owners = evaluation.ownership.get(k * points..(k + 1) * points);
+                    self.judge(r, value, owners);
                 }
             }
             self.evaluated
@@ -198,17 +215,29 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// Adds the value `value` (-1..1 for the side to move at `node`) to the node's
-    /// results, for the player who moved into it, as `value_visits` visits.
-    fn judge(&self, node: u32, value: f32) {
+    /// Adds the judgement of the request's position to its node's results, for the
+    /// player who moved into it, as `value_visits` visits: the foreseen count where the
+    /// network foresees the owners (`owners`, the side to move's +1), else `value` (-1..1
+    /// for the side to move).
+    fn judge(&self, request: &Request, value: f32, owners: Option<&[f32]>) {
         let visits = self.settings.value_visits;
         if visits == 0 {
             return;
         }
-        let mover_wins = (1.0 - value.clamp(-1.0, 1.0)) / 2.0;
+        let judgement = match owners {
+            Some(owners) => {
+                let gives = match request.color {
+                    Color::Black => self.settings.black_gives,
+                    Color::White => -self.settings.black_gives,
+                };
+                (SCORE_SCALE * (owners.iter().sum::<f32>() - gives)).tanh()
+            }
+            None => value,
+        };
+        let mover_wins = (1.0 - judgement.clamp(-1.0, 1.0)) / 2.0;
         let half_wins = (2.0 * visits as f32 * mover_wins).round() as u32;
         self.tree
-            .node(node)
+            .node(request.node)
             .add_value(visits, half_wins.min(2 * visits));
     }
 
@@ -272,10 +301,15 @@ mod tests {
         Arc::new(Network::from_bytes(bytes).expect("the tiny network"))
     }
 
-    /// A tiny network with a value head (version 3).
-    fn tiny_with_value() -> Arc<Network> {
-        let bytes = include_bytes!("../../tests/data/tiny-net-v3.safetensors");
-        Arc::new(Network::from_bytes(bytes).expect("the tiny network of version 3"))
+    /// The tiny network with a value and an ownership head (version 3), and without the
+    /// ownership head.
+    fn tiny_with_value() -> (Arc<Network>, Arc<Network>) {
+        use crate::network::test_files::{TINY_V3, v3_with};
+        let both = Network::from_bytes(TINY_V3).expect("the tiny network of version 3");
+        let value_only = v3_with(|t| t.retain(|(name, ..)| !name.starts_with("ownership.")));
+        let value_only = Network::from_bytes(&value_only).expect("without the ownership head");
+        assert!(both.has_ownership() && !value_only.has_ownership());
+        (Arc::new(both), Arc::new(value_only))
     }
 
     /// The nodes of `tree` the network rated, and whether any other carries a judgement.
@@ -299,6 +333,7 @@ mod tests {
             threshold: 20,
             inline,
             value_visits: 0,
+            black_gives: 0.0,
         });
         params
     }
@@ -402,43 +437,61 @@ mod tests {
         assert_eq!(result.stats.network_evaluations, 0);
     }
 
-    #[test]
-    fn the_value_judges_each_rated_node_in_the_games_it_was_learned_for() {
-        let network = tiny_with_value();
-        let size = BoardSize::NINETEEN;
-        let stop = AtomicBool::new(false);
-        let with_value = |visits: u32| {
-            let mut params = params(size, 600, 1, true);
-            params
-                .network
-                .as_mut()
-                .expect("the network's use")
-                .value_visits = visits;
-            params
-        };
-        let mut japanese = Game::new(size, Ruleset::Japanese);
-        japanese.set_komi(6.5);
+    /// Searches `game` for `color` with `network` judging at 30 visits (`visits`), and
+    /// returns the root's judgement, after checking that every rated node and no other
+    /// carries one.
+    fn root_judgement(
+        network: &Arc<Network>,
+        game: &Game,
+        color: Color,
+        visits: u32,
+    ) -> (u32, u32) {
+        let mut params = params(game.size(), 600, 1, true);
+        params
+            .network
+            .as_mut()
+            .expect("the network's use")
+            .value_visits = visits;
         let mut search = Search::new(PlayoutPolicy::heavy()).with_network(Some(network.clone()));
         search
-            .run(&japanese, Color::Black, &with_value(30), &stop)
+            .run(game, color, &params, &AtomicBool::new(false))
             .unwrap();
         let (rated, judged_unrated) = rated_nodes(&search.tree);
-        assert!(rated.len() > 1 && !judged_unrated, "{} rated", rated.len());
+        assert!(
+            !rated.is_empty() && !judged_unrated,
+            "{} rated",
+            rated.len()
+        );
+        let root = search.tree.node(ROOT).value_stats();
         assert!(
             rated
                 .iter()
-                .all(|&i| search.tree.node(i).value_stats().0 == 30)
+                .all(|&i| search.tree.node(i).value_stats().0 == root.0)
         );
+        root
+    }
+
+    /// The half-wins of `visits` for the player who moved into a position its side to
+    /// move values at `judgement`.
+    fn mover_half_wins(visits: u32, judgement: f32) -> u32 {
+        (2.0 * visits as f32 * (1.0 - judgement) / 2.0).round() as u32
+    }
+
+    #[test]
+    fn the_value_head_judges_each_rated_node_at_the_komi_it_was_learned_at() {
+        let (_, network) = tiny_with_value();
+        let size = BoardSize::NINETEEN;
+        let mut japanese = Game::new(size, Ruleset::Japanese);
+        japanese.set_komi(6.5);
         // The root's judgement is its position's value for Black, to move, as the
         // result of White, who moved into it.
         let planes = InputPlanes::encode(japanese.board(), Color::Black, &[None; HISTORY]);
         let mut scratch = network.scratch(1);
         let value = network.evaluate(&[planes], &mut scratch).value[0];
-        let expected = (60.0 * (1.0 - value) / 2.0).round() as u32;
+        let expected = (30, mover_half_wins(30, value));
         assert_eq!(
-            search.tree.node(ROOT).value_stats(),
-            (30, expected),
-            "value {value}"
+            root_judgement(&network, &japanese, Color::Black, 30),
+            expected
         );
         // Not at weight 0, nor where the value was not learned: another komi, a handicap,
         // another size.
@@ -446,40 +499,80 @@ mod tests {
         far_komi.set_komi(0.5);
         let mut handicap = Game::new(size, Ruleset::Chinese);
         handicap.place_fixed_handicap(2).expect("handicap");
+        let nine = Arc::new(network.for_size(9).expect("every size"));
         let cases = [
-            (&japanese, 0, Color::Black),
-            (&far_komi, 30, Color::Black),
-            (&handicap, 30, Color::White),
+            (&network, &japanese, 0, Color::Black),
+            (&network, &far_komi, 30, Color::Black),
+            (&network, &handicap, 30, Color::White),
+            (
+                &nine,
+                &Game::new(BoardSize::NINE, Ruleset::Chinese),
+                30,
+                Color::Black,
+            ),
         ];
-        for (game, visits, color) in cases {
-            let mut search =
-                Search::new(PlayoutPolicy::heavy()).with_network(Some(network.clone()));
-            search.run(game, color, &with_value(visits), &stop).unwrap();
-            let (rated, judged_unrated) = rated_nodes(&search.tree);
-            assert!(rated.len() > 1 && !judged_unrated);
-            assert!(
-                rated
-                    .iter()
-                    .all(|&i| search.tree.node(i).value_stats().0 == 0)
+        for (network, game, visits, color) in cases {
+            assert_eq!(root_judgement(network, game, color, visits), (0, 0));
+        }
+    }
+
+    #[test]
+    fn the_foreseen_count_judges_with_the_games_komi_and_handicap() {
+        let (network, _) = tiny_with_value();
+        let size = BoardSize::NINETEEN;
+        let mut scratch = network.scratch(1);
+        let mut owned = |game: &Game, color: Color| {
+            let history = history_of_record(game.record(), color);
+            let planes = InputPlanes::encode(game.board(), color, &history);
+            network
+                .evaluate(&[planes], &mut scratch)
+                .ownership
+                .iter()
+                .sum::<f32>()
+        };
+        let judgement = |margin: f32| (SCORE_SCALE * margin).tanh();
+        for (rules, komi) in [
+            (Ruleset::Japanese, 6.5),
+            (Ruleset::Chinese, 0.5),
+            (Ruleset::Chinese, -20.0),
+        ] {
+            let mut game = Game::new(size, rules);
+            game.set_komi(komi);
+            let black = owned(&game, Color::Black);
+            let expected = mover_half_wins(30, judgement(black - komi as f32));
+            assert_eq!(
+                root_judgement(&network, &game, Color::Black, 30),
+                (30, expected),
+                "{komi}"
+            );
+            let white = owned(&game, Color::White);
+            let expected = mover_half_wins(30, judgement(white + komi as f32));
+            assert_eq!(
+                root_judgement(&network, &game, Color::White, 30),
+                (30, expected),
+                "{komi}"
             );
         }
-        let nine = network.for_size(9).map(Arc::new);
-        let mut search = Search::new(PlayoutPolicy::heavy()).with_network(nine);
-        let game = Game::new(BoardSize::NINE, Ruleset::Chinese);
-        search
-            .run(&game, Color::Black, &with_value(30), &stop)
-            .unwrap();
-        let (rated, judged_unrated) = rated_nodes(&search.tree);
-        assert!(!rated.is_empty() && !judged_unrated);
-        assert!(
-            rated
-                .iter()
-                .all(|&i| search.tree.node(i).value_stats().0 == 0)
+        // Under area counting White gets a point a handicap stone: 0.5 + 3.
+        let mut handicap = Game::new(size, Ruleset::Chinese);
+        handicap.set_komi(0.5);
+        handicap.place_fixed_handicap(3).expect("handicap");
+        let white = owned(&handicap, Color::White);
+        let expected = mover_half_wins(30, judgement(white + 3.5));
+        assert_eq!(
+            root_judgement(&network, &handicap, Color::White, 30),
+            (30, expected)
         );
+        // Not on another size, nor at weight 0.
+        let nine = Arc::new(network.for_size(9).expect("every size"));
+        let game = Game::new(BoardSize::NINE, Ruleset::Chinese);
+        assert_eq!(root_judgement(&nine, &game, Color::Black, 30), (0, 0));
+        assert_eq!(root_judgement(&network, &handicap, Color::White, 0), (0, 0));
     }
 
     #[test]
     fn the_value_applies_at_the_komi_it_was_learned_at_under_either_counting() {
+        let (with_count, value_only) = tiny_with_value();
         let game = |size: BoardSize, rules: Ruleset, komi: f64| {
             let mut game = Game::new(size, rules);
             game.set_komi(komi);
@@ -498,25 +591,28 @@ mod tests {
             (Ruleset::Chinese, 9.5, false),
             (Ruleset::Chinese, -7.5, false),
         ] {
+            let game = game(nineteen, rules, komi);
             assert_eq!(
-                value_applies(&game(nineteen, rules, komi)),
+                value_applies(&game, &value_only),
                 applies,
                 "{rules:?} {komi}"
             );
+            // The count reads any komi.
+            assert!(value_applies(&game, &with_count), "{rules:?} {komi}");
         }
-        assert!(!value_applies(&game(
-            BoardSize::NINE,
-            Ruleset::Chinese,
-            7.5
-        )));
-        assert!(!value_applies(&game(
-            BoardSize::THIRTEEN,
-            Ruleset::Japanese,
-            6.5
-        )));
         let mut handicap = game(nineteen, Ruleset::Japanese, 6.5);
         handicap.place_fixed_handicap(2).expect("handicap");
-        assert!(!value_applies(&handicap));
+        assert!(!value_applies(&handicap, &value_only));
+        assert!(value_applies(&handicap, &with_count));
+        for size in [BoardSize::NINE, BoardSize::THIRTEEN] {
+            let other = game(size, Ruleset::Japanese, 6.5);
+            assert!(!value_applies(&other, &value_only) && !value_applies(&other, &with_count));
+        }
+        let policy_only = tiny();
+        assert!(!value_applies(
+            &game(nineteen, Ruleset::Japanese, 6.5),
+            &policy_only
+        ));
     }
 
     #[test]
