@@ -186,9 +186,8 @@ pub const NETWORK_THRESHOLD: u32 = 40;
 /// The visits a value network's judgement counts for by default (`--value-visits`): 0
 /// until a match shows the value helps (the built-in network has none).
 pub const VALUE_VISITS: u32 = 0;
-/// The most `--value-visits` takes: beyond it the judgement would drown a node's playouts
-/// for the whole of any search.
-pub const MOST_VALUE_VISITS: u32 = 100_000;
+/// The most `--value-visits` takes (a node keeps the judgement in 16 bits).
+pub const MOST_VALUE_VISITS: u32 = crate::search::tree::MOST_PACKED;
 
 /// A genmove answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

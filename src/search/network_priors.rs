@@ -236,9 +236,7 @@ impl<'a> Evaluator<'a> {
         };
         let mover_wins = (1.0 - judgement.clamp(-1.0, 1.0)) / 2.0;
         let half_wins = (2.0 * visits as f32 * mover_wins).round() as u32;
-        self.tree
-            .node(request.node)
-            .add_value(visits, half_wins.min(2 * visits));
+        self.tree.node(request.node).set_value(visits, half_wins);
     }
 
     /// Sets each child's prior from its move's probability p: an even game of E visits

@@ -33,11 +33,13 @@ pub struct Node {
     stats: AtomicU64,
     /// AMAF visits and results, packed likewise.
     amaf: AtomicU64,
-    /// The value network's judgement of this node's position, packed likewise: counted as
-    /// that many visits with that result (Oakfoam's prior wins; see `NetworkUse`).
-    value: AtomicU64,
-    prior_visits: AtomicU32,
-    prior_half_wins: AtomicU32,
+    /// The prior: visits (low 16 bits) and their half-wins (high 16 bits) in one word, so
+    /// that the network's replacement lands whole and the node keeps to 40 bytes.
+    prior: AtomicU32,
+    /// The value network's judgement of this node's position, packed as the prior:
+    /// counted as that many visits with that result (Oakfoam's prior wins; see
+    /// `NetworkUse`).
+    value: AtomicU32,
     /// Descents in progress through this node (each counts as a loss: virtual loss).
     in_flight: AtomicU32,
     first_child: AtomicU32,
@@ -80,12 +82,10 @@ impl Node {
         self.info.load(Ordering::Relaxed) & NETWORK != 0
     }
 
-    /// Replaces the prior (the network's, arriving after the node's creation). The two
-    /// words are stored one after the other: a reader between them sees a prior of a
-    /// slightly wrong value for a moment, which the search shrugs off.
+    /// Replaces the prior (the network's, arriving after the node's creation).
     pub fn set_prior(&self, visits: u32, half_wins: u32) {
-        self.prior_visits.store(visits, Ordering::Relaxed);
-        self.prior_half_wins.store(half_wins, Ordering::Relaxed);
+        self.prior
+            .store(pack16(visits, half_wins), Ordering::Relaxed);
     }
 
     #[inline]
@@ -93,23 +93,24 @@ impl Node {
         unpack(self.stats.load(Ordering::Relaxed)).0
     }
 
-    /// Adds the value network's judgement: `visits` visits with `half_wins` for the mover.
-    pub fn add_value(&self, visits: u32, half_wins: u32) {
+    /// Sets the value network's judgement: `visits` visits (at most `MOST_PACKED`) with
+    /// `half_wins` for the mover.
+    pub fn set_value(&self, visits: u32, half_wins: u32) {
         self.value
-            .fetch_add(pack(visits, half_wins), Ordering::Relaxed);
+            .store(pack16(visits, half_wins), Ordering::Relaxed);
     }
 
     /// The value network's judgement: the visits it counts for (0: none) and their
     /// half-wins for the mover.
     pub fn value_stats(&self) -> (u32, u32) {
-        unpack(self.value.load(Ordering::Relaxed))
+        unpack16(self.value.load(Ordering::Relaxed))
     }
 
     /// The mover's win rate as the search estimates it: the playouts' results and the
     /// value network's judgement at its weight (0.5 before either).
     pub fn win_rate(&self) -> f32 {
         let (visits, half_wins) = unpack(self.stats.load(Ordering::Relaxed));
-        let (value_visits, value_half_wins) = unpack(self.value.load(Ordering::Relaxed));
+        let (value_visits, value_half_wins) = unpack16(self.value.load(Ordering::Relaxed));
         let n = visits + value_visits;
         if n == 0 {
             0.5
@@ -120,16 +121,16 @@ impl Node {
 
     /// The prior's value, as the search started it (0.5 when none).
     pub fn prior_value(&self) -> f32 {
-        let n = self.prior_visits.load(Ordering::Relaxed);
+        let (n, half_wins) = unpack16(self.prior.load(Ordering::Relaxed));
         if n == 0 {
             0.5
         } else {
-            self.prior_half_wins.load(Ordering::Relaxed) as f32 / (2.0 * n as f32)
+            half_wins as f32 / (2.0 * n as f32)
         }
     }
 
     pub fn prior_visits(&self) -> u32 {
-        self.prior_visits.load(Ordering::Relaxed)
+        unpack16(self.prior.load(Ordering::Relaxed)).0
     }
 
     /// The selection value for the mover: Monte-Carlo mean with priors, the value
@@ -142,13 +143,11 @@ impl Node {
     #[inline]
     pub fn rave_value(&self, inv_k: f32) -> f32 {
         let (visits, half_wins) = unpack(self.stats.load(Ordering::Relaxed));
-        let (value_visits, value_half_wins) = unpack(self.value.load(Ordering::Relaxed));
-        let n = (self.prior_visits.load(Ordering::Relaxed)
-            + visits
-            + value_visits
-            + self.in_flight.load(Ordering::Relaxed)) as f32;
-        let w = (self.prior_half_wins.load(Ordering::Relaxed) + half_wins + value_half_wins) as f32
-            * 0.5;
+        let (value_visits, value_half_wins) = unpack16(self.value.load(Ordering::Relaxed));
+        let (prior_visits, prior_half_wins) = unpack16(self.prior.load(Ordering::Relaxed));
+        let n =
+            (prior_visits + visits + value_visits + self.in_flight.load(Ordering::Relaxed)) as f32;
+        let w = (prior_half_wins + half_wins + value_half_wins) as f32 * 0.5;
         let (amaf_visits, amaf_half_wins) = unpack(self.amaf.load(Ordering::Relaxed));
         let an = amaf_visits as f32;
         if an == 0.0 {
@@ -181,16 +180,12 @@ impl Node {
     fn copy_stats_from(&self, other: &Node) {
         for (to, from) in [
             (&self.info, &other.info),
-            (&self.prior_visits, &other.prior_visits),
-            (&self.prior_half_wins, &other.prior_half_wins),
+            (&self.prior, &other.prior),
+            (&self.value, &other.value),
         ] {
             to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
         }
-        for (to, from) in [
-            (&self.stats, &other.stats),
-            (&self.amaf, &other.amaf),
-            (&self.value, &other.value),
-        ] {
+        for (to, from) in [(&self.stats, &other.stats), (&self.amaf, &other.amaf)] {
             to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
         }
     }
@@ -206,6 +201,22 @@ fn pack(visits: u32, half_wins: u32) -> u64 {
 #[inline]
 fn unpack(word: u64) -> (u32, u32) {
     (word as u32, (word >> 32) as u32)
+}
+
+/// The most visits a prior or a judgement may count for: their half-wins, at most twice
+/// as many, fit in 16 bits.
+pub const MOST_PACKED: u32 = u16::MAX as u32 / 2;
+
+/// Visits (at most `MOST_PACKED`) and half-wins (at most twice the visits) in 32 bits.
+#[inline]
+fn pack16(visits: u32, half_wins: u32) -> u32 {
+    let visits = visits.min(MOST_PACKED);
+    visits | half_wins.min(2 * visits) << 16
+}
+
+#[inline]
+fn unpack16(word: u32) -> (u32, u32) {
+    (word & 0xFFFF, word >> 16)
 }
 
 /// Chunks of dropped trees, kept for the trees to come: the memory the process holds for
@@ -366,12 +377,7 @@ impl Tree {
                 spec.mv as u32 | if spec.cycle { CYCLE } else { 0 },
                 Ordering::Relaxed,
             );
-            child
-                .prior_visits
-                .store(spec.prior_visits, Ordering::Relaxed);
-            child
-                .prior_half_wins
-                .store(spec.prior_half_wins, Ordering::Relaxed);
+            child.set_prior(spec.prior_visits, spec.prior_half_wins);
         }
         node.child_count
             .store(children.len() as u32, Ordering::Relaxed);
@@ -449,19 +455,35 @@ mod tests {
         }
         assert_eq!(node.win_rate(), 0.3);
         assert_eq!(node.rave_value(1.0 / 3000.0), 0.3);
-        node.add_value(10, 18);
+        node.set_value(10, 18);
         assert_eq!(node.value_stats(), (10, 18));
         assert!((node.win_rate() - 0.6).abs() < 1e-6);
         assert!((node.rave_value(1.0 / 3000.0) - 0.6).abs() < 1e-6);
         // Alone (no playout yet), the judgement is the estimate.
         let other = tree.node(first + 1);
-        other.add_value(40, 20);
+        other.set_value(40, 20);
         assert_eq!(other.win_rate(), 0.25);
         assert_eq!(other.visits(), 0);
         let kept = tree.subtree(ROOT, 1000);
         let (kept_first, _) = kept.child_nodes(ROOT).expect("children kept");
         assert_eq!(kept.node(kept_first).value_stats(), (10, 18));
         assert!((kept.node(kept_first).win_rate() - 0.6).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_node_keeps_to_40_bytes_and_its_packed_counts_saturate() {
+        // 40 bytes: a chunk of 65,536 nodes is 2.5 MiB (`--max-memory`'s arithmetic and
+        // the memory tests count on it).
+        assert_eq!(Tree::NODE_BYTES, 40);
+        let node = Node::default();
+        node.set_prior(100_000, 300_000);
+        assert_eq!(node.prior_visits(), MOST_PACKED);
+        assert_eq!(node.prior_value(), 1.0);
+        node.set_value(20, 41);
+        assert_eq!(node.value_stats(), (20, 40));
+        node.set_value(MOST_PACKED, 0);
+        assert_eq!(node.value_stats(), (MOST_PACKED, 0));
+        assert_eq!(node.win_rate(), 0.0);
     }
 
     #[test]
