@@ -6,8 +6,19 @@
 
 /// The widest hidden layer a value head may have: its activations live on the stack.
 pub const MOST_HIDDEN: usize = 256;
-/// The most filters a trunk has (`FILTERS`): the pooled features live on the stack.
-const MOST_POOLED: usize = 2 * 256;
+/// Twice the most filters a trunk has (`FILTERS`, in increasing order): the pooled
+/// features live on the stack.
+const MOST_POOLED: usize = 2 * super::FILTERS[super::FILTERS.len() - 1];
+const _: () = {
+    let mut i = 1;
+    while i < super::FILTERS.len() {
+        assert!(
+            super::FILTERS[i - 1] < super::FILTERS[i],
+            "FILTERS in increasing order"
+        );
+        i += 1;
+    }
+};
 
 /// Global pooling (each filter's mean and maximum over the board), standardised by the
 /// fixed mean and scale the head was made with, a dense layer with ReLU and one output
