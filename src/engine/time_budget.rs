@@ -32,7 +32,6 @@ impl Engine {
                 threshold: self.config.network_threshold,
                 inline: self.config.network_inline,
                 value_visits: self.config.value_visits,
-                black_gives: 0.0, // the search sets the game's
             });
         }
         let mut budget = self

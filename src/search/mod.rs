@@ -283,7 +283,6 @@ impl Search {
         if !network_priors::value_applies(game, network) {
             settings.value_visits = 0;
         }
-        settings.black_gives = (game.komi() + white_bonus(game)) as f32;
         (network.board_size() == game.size().get()).then_some((network, settings))
     }
 
@@ -374,9 +373,9 @@ impl Search {
         let reused_visits = self.prepare_tree(game, color, params);
         let threads = params.threads.max(1);
         let weights = PriorWeights::for_size(game.size().get());
-        let evaluator = self
-            .network_use(game, params)
-            .map(|(network, settings)| Evaluator::new(network, &self.tree, weights, settings));
+        let evaluator = self.network_use(game, params).map(|(network, settings)| {
+            Evaluator::new(network, &self.tree, weights, settings, game)
+        });
         let ctx = self.context(game, color, &self.tree, params, evaluator.as_ref());
         let workers = std::thread::scope(|scope| {
             if let Some(e) = evaluator.as_ref().filter(|e| !e.settings.inline) {
@@ -425,7 +424,7 @@ impl Search {
         let weights = PriorWeights::for_size(game.size().get());
         let evaluators: Vec<Option<Evaluator>> = trees
             .iter()
-            .map(|tree| network.map(|(n, s)| Evaluator::new(n, tree, weights, s)))
+            .map(|tree| network.map(|(n, s)| Evaluator::new(n, tree, weights, s, game)))
             .collect();
         // A tree that meets a stone (`None`) fails the search as in `run_here`, rather
         // than end the process: fresh trees should never, but the rules would be at fault.
@@ -492,7 +491,7 @@ impl Search {
 }
 
 /// The points White gets for handicap stones: under area counting, one a stone.
-fn white_bonus(game: &Game) -> f64 {
+pub(super) fn white_bonus(game: &Game) -> f64 {
     match game.ruleset().scoring() {
         Scoring::Area => game.ruleset().handicap_bonus(game.handicap()) as f64,
         Scoring::Territory => 0.0,

@@ -28,7 +28,7 @@ const QUEUE_CAP: usize = 32;
 pub const BATCH: usize = 8;
 
 /// How a search uses the network.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NetworkUse {
     /// Visits a node other than the root needs before the network rates its children.
     pub threshold: u32,
@@ -39,9 +39,6 @@ pub struct NetworkUse {
     /// playouts (0: the value unused). At the threshold's 40 playouts, 40 weighs the two
     /// alike (AlphaGo's mixing at 0.5), and the playouts take over as they pile up.
     pub value_visits: u32,
-    /// The points Black gives at the count (the komi, and White's handicap bonus under
-    /// area counting), which the foreseen count takes off: the game's, set by the search.
-    pub black_gives: f32,
 }
 
 /// The foreseen count's margin (points, the side to move's) as a judgement: tanh(k·m),
@@ -90,6 +87,9 @@ pub struct Evaluator<'a> {
     tree: &'a Tree,
     weights: PriorWeights,
     pub settings: NetworkUse,
+    /// The points Black gives at the count (the komi, and White's handicap bonus under
+    /// area counting), which the foreseen count takes off.
+    black_gives: f32,
     queue: Mutex<VecDeque<Request>>,
     /// Requests waiting: read before a node is claimed, so that a full queue costs the
     /// workers one load rather than a claim, a lock and a release.
@@ -106,12 +106,14 @@ impl<'a> Evaluator<'a> {
         tree: &'a Tree,
         weights: PriorWeights,
         settings: NetworkUse,
+        game: &Game,
     ) -> Evaluator<'a> {
         Evaluator {
             network,
             tree,
             weights,
             settings,
+            black_gives: (game.komi() + super::white_bonus(game)) as f32,
             queue: Mutex::new(VecDeque::with_capacity(QUEUE_CAP)),
             waiting: AtomicUsize::new(0),
             ready: Condvar::new(),
@@ -227,8 +229,8 @@ impl<'a> Evaluator<'a> {
         let judgement = match owners {
             Some(owners) => {
                 let gives = match request.color {
-                    Color::Black => self.settings.black_gives,
-                    Color::White => -self.settings.black_gives,
+                    Color::Black => self.black_gives,
+                    Color::White => -self.black_gives,
                 };
                 (SCORE_SCALE * (owners.iter().sum::<f32>() - gives)).tanh()
             }
@@ -331,7 +333,6 @@ mod tests {
             threshold: 20,
             inline,
             value_visits: 0,
-            black_gives: 0.0,
         });
         params
     }

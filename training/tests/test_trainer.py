@@ -51,6 +51,16 @@ def train_tiny(tmp, train_path, val_path, steps, *more):
     return train.train(args)[1]
 
 
+def learnable_and_random(run):
+    """`run(tmp, learnable)`'s summaries with a learnable target and with a random one,
+    each in a folder of its own."""
+    summaries = []
+    for learnable in (True, False):
+        with tempfile.TemporaryDirectory() as tmp:
+            summaries.append(run(tmp, learnable))
+    return summaries
+
+
 def fit(tmp, chosen_is_capture, steps=300):
     train_path = os.path.join(tmp, "train.pos")
     val_path = os.path.join(tmp, "val.pos")
@@ -93,10 +103,7 @@ class Value(unittest.TestCase):
             self.assertEqual(net.load(os.path.join(tmp, "net.safetensors"))[1]["version"], "3")
             return summary
 
-        with tempfile.TemporaryDirectory() as tmp:
-            learned = run(tmp, True)
-        with tempfile.TemporaryDirectory() as tmp:
-            random = run(tmp, False)
+        learned, random = learnable_and_random(run)
         self.assertGreater(learned["value_winner_called"], 0.8, learned)
         self.assertLess(learned["value_mse"], 0.6, learned)
         self.assertLess(random["value_winner_called"], 0.6, random)
@@ -118,10 +125,7 @@ class Value(unittest.TestCase):
                 sets.append(path)
             return train_tiny(tmp, *sets, 300, "--value-weight", "1", "--ownership-weight", "1")
 
-        with tempfile.TemporaryDirectory() as tmp:
-            learned = run(tmp, True)
-        with tempfile.TemporaryDirectory() as tmp:
-            random = run(tmp, False)
+        learned, random = learnable_and_random(run)
         self.assertEqual(learned["ownership_positions"], 666, learned)
         self.assertGreater(learned["ownership_points_called"], 0.9, learned)
         self.assertLess(random["ownership_points_called"], 0.6, random)
